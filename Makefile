@@ -1,0 +1,99 @@
+# opsbench - microbenchmarks for method dispatch in kernel-style C.
+# `make help` lists the targets.
+
+# ---- configuration (override on the command line) ----
+
+# Compiler: gcc by default; `make CC=clang` builds with clang.
+CC		:= $(if $(filter default,$(origin CC)),gcc,$(CC))
+# Optimisation and debug info of every build.
+OPT		?= -O2 -g
+# Extra flags added to every compile.
+EXTRA_CFLAGS	?=
+
+ARCH		?= $(shell uname -m | sed -e 's/aarch64/arm64/')
+CCNAME		:= $(notdir $(firstword $(CC)))
+BUILD		?= build/$(ARCH)-$(CCNAME)
+ASAN_BUILD	?= build/$(ARCH)-$(CCNAME)-asan
+
+# V=1 shows every command; by default one short line per step, kernel-style.
+Q		:= $(if $(V),,@)
+WARN		:= -Wall -Wextra
+CFLAGS_COMMON	:= -std=c11 $(OPT) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -MMD -MP $(EXTRA_CFLAGS)
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c)
+TEST_SRCS	:= $(wildcard tests/test_*.c)
+TOOL_SRCS	:= bench/opsbench-run.c
+
+.DEFAULT_GOAL	:= all
+.PHONY: all lib tests tools test test-unit test-asan deps-test clean help
+
+# ---- one build tree per (arch, compiler, variant) ----
+# $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
+define build_rules
+$(1)/obj/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  CC      $$@")
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
+
+$(1)/libopsbench.a: $(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS))
+	@rm -f $$@
+	@$$(if $$(Q),echo "  AR      $$@")
+	$$(Q)$$(AR) rcs $$@ $$^
+
+$(1)/tests/%: $(1)/obj/tests/%.o $(1)/libopsbench.a
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CC) $(2) $$^ -o $$@ -lcmocka -lm
+
+$(1)/bin/%: $(1)/obj/bench/%.o $(1)/libopsbench.a
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CC) $(2) $$^ -o $$@ -lm
+
+-include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
+endef
+
+$(eval $(call build_rules,$(BUILD),))
+$(eval $(call build_rules,$(ASAN_BUILD),$(SAN_FLAGS)))
+
+TESTS		:= $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+ASAN_TESTS	:= $(patsubst tests/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRCS))
+TOOLS		:= $(patsubst bench/%.c,$(BUILD)/bin/%,$(TOOL_SRCS))
+ASAN_TOOLS	:= $(patsubst bench/%.c,$(ASAN_BUILD)/bin/%,$(TOOL_SRCS))
+
+.SECONDARY:
+
+# ---- targets ----
+
+all: lib tests tools ## build the library, the tests and the tools
+
+lib: $(BUILD)/libopsbench.a ## build the static library
+
+tests: $(TESTS) ## build the unit tests
+
+tools: $(TOOLS) ## build opsbench-run, the one-scenario driver
+
+deps-test:
+	@scripts/deps.sh test $(if $(filter clang%,$(CCNAME)),clang)
+
+test: deps-test ## install what is missing, then run every test, plain and under ASan+UBSan
+	@$(MAKE) --no-print-directory test-unit test-asan
+
+test-unit: $(TESTS) $(TOOLS) ## run the unit tests (no dependency step)
+	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run scripts/run-tests.sh tests $(TESTS)
+
+test-asan: $(ASAN_TESTS) $(ASAN_TOOLS) ## run the unit tests built with ASan+UBSan
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	 OPSBENCH_RUN=$(ASAN_BUILD)/bin/opsbench-run scripts/run-tests.sh tests-asan $(ASAN_TESTS)
+
+clean: ## remove every build tree
+	rm -rf build
+
+help: ## list the targets and the variables they take
+	@echo "opsbench targets:"
+	@grep -hE '^[a-z0-9-]+:.*## ' Makefile | \
+		sed -e 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-12s %s\n", $$1, $$2 }'
+	@echo
+	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
+	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+/*
+ * opsbench-run - run exactly one scenario: build the tree for one strategy,
+ * check its answers, do N lookups, print one line for people and one JSON
+ * line for programs.  With --lookups 0 it only builds, so that whole-process
+ * tools (perf stat, hyperfine) can subtract the setup.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "opsbench/compiler.h"
+#include "opsbench/strategy.h"
+#include "opsbench/workload.h"
+
+#define EXIT_USAGE 2
+
+struct options {
+	const char *strategy;
+	struct workload_params wl;
+	uint64_t lookups;	/* lookups to time (0: setup only) */
+	size_t pollute;		/* bytes touched between lookups */
+	int list;
+};
+
+/* ---- the command line: every flag with its help beside it ---- */
+
+enum {
+	OPT_STRATEGY = 's', OPT_DENTRIES = 'n', OPT_LOOKUPS = 'l', OPT_HELP = 'h',
+	OPT_LIST = 256, OPT_SEED, OPT_FANOUT, OPT_DIR_SHARE, OPT_NAME_MIN, OPT_NAME_MAX,
+	OPT_CUSTOM, OPT_PERS, OPT_DEPTH, OPT_ORDER, OPT_ZIPF, OPT_NEGATIVE, OPT_CASE,
+	OPT_STALE, OPT_PATHS, OPT_POLLUTE,
+};
+
+static const struct flag {
+	struct option opt;
+	const char *arg;
+	const char *help;
+} flags[] = {
+	{ { "strategy",	     required_argument, NULL, OPT_STRATEGY }, "NAME",  "dispatch strategy (see --list)" },
+	{ { "lookups",	     required_argument, NULL, OPT_LOOKUPS },  "N",     "lookups to time; 0 builds only (default 1000000)" },
+	{ { "dentries",	     required_argument, NULL, OPT_DENTRIES }, "N",     "dentries in the tree, root included (default 4096)" },
+	{ { "seed",	     required_argument, NULL, OPT_SEED },     "N",     "seed of the workload (default 1)" },
+	{ { "fanout",	     required_argument, NULL, OPT_FANOUT },   "N",     "children per directory, 0 = auto (default 0)" },
+	{ { "dir-share",     required_argument, NULL, OPT_DIR_SHARE },"F",     "share of children that are directories (default 0.25)" },
+	{ { "name-min",	     required_argument, NULL, OPT_NAME_MIN }, "N",     "shortest name in bytes (default 4)" },
+	{ { "name-max",	     required_argument, NULL, OPT_NAME_MAX }, "N",     "longest name in bytes, up to 255 (default 16)" },
+	{ { "custom",	     required_argument, NULL, OPT_CUSTOM },   "F",     "share of directories with custom ops, 0..1 (default 0)" },
+	{ { "personalities", required_argument, NULL, OPT_PERS },     "LIST",  "custom personalities to draw from: casefold,revalidate,all (default all three)" },
+	{ { "depth",	     required_argument, NULL, OPT_DEPTH },    "N",     "components per path (default 1)" },
+	{ { "order",	     required_argument, NULL, OPT_ORDER },    "ORDER", "sorted, uniform or zipf (default uniform)" },
+	{ { "zipf",	     required_argument, NULL, OPT_ZIPF },     "S",     "Zipf exponent, (0, 10] (default 1.0)" },
+	{ { "negative",	     required_argument, NULL, OPT_NEGATIVE }, "F",     "share of lookups of names that do not exist (default 0.1)" },
+	{ { "case",	     required_argument, NULL, OPT_CASE },     "F",     "share of case-insensitive lookups spelled in another case (default 0.5)" },
+	{ { "stale",	     required_argument, NULL, OPT_STALE },    "F",     "share of dentries that fail revalidation (default 0)" },
+	{ { "paths",	     required_argument, NULL, OPT_PATHS },    "N",     "length of the cycled lookup list, 0 = auto (default 0)" },
+	{ { "pollute",	     required_argument, NULL, OPT_POLLUTE },  "BYTES", "memory touched between lookups, K/M suffixes (default 0)" },
+	{ { "list",	     no_argument,	NULL, OPT_LIST },     NULL,    "list the strategies and the scenario knobs, then exit" },
+	{ { "help",	     no_argument,	NULL, OPT_HELP },     NULL,    "this help" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: opsbench-run --strategy NAME [options]\n"
+		   "       opsbench-run --list\n\n"
+		   "Runs one lookup scenario with one dispatch strategy and prints one line for\n"
+		   "people and one JSON line for programs.  Exit status 2 on bad input.\n\n");
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
+		char left[40];
+
+		if (flags[i].opt.val < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", flags[i].opt.val,
+				 flags[i].opt.name, flags[i].arg ? " " : "",
+				 flags[i].arg ? flags[i].arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", flags[i].opt.name,
+				 flags[i].arg ? " " : "", flags[i].arg ? flags[i].arg : "");
+		fprintf(f, "  %-28s %s\n", left, flags[i].help);
+	}
+}
+
+static _Noreturn void bad(const char *flag, const char *value, const char *range)
+{
+	fprintf(stderr, "opsbench-run: --%s '%s': %s\n", flag, value, range);
+	exit(EXIT_USAGE);
+}
+
+static uint64_t parse_count(const char *flag, const char *s, uint64_t max)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (*s == '-' || *s == '\0')
+		bad(flag, s, "expected a whole number");
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max) {
+		char range[64];
+
+		snprintf(range, sizeof(range), "expected a whole number, 0..%" PRIu64, max);
+		bad(flag, s, range);
+	}
+	return v;
+}
+
+static size_t parse_bytes(const char *flag, const char *s)
+{
+	char *end;
+	unsigned long long v;
+	unsigned int shift = 0;
+
+	errno = 0;
+	if (*s == '-' || *s == '\0')
+		bad(flag, s, "expected bytes, e.g. 4096, 64K, 2M");
+	v = strtoull(s, &end, 10);
+	if (!strcmp(end, "K") || !strcmp(end, "KiB"))
+		shift = 10;
+	else if (!strcmp(end, "M") || !strcmp(end, "MiB"))
+		shift = 20;
+	else if (*end)
+		bad(flag, s, "expected bytes, e.g. 4096, 64K, 2M");
+	if (errno || v > (1ull << 30) >> shift)
+		bad(flag, s, "expected bytes, at most 1G");
+	return (size_t)v << shift;
+}
+
+static double parse_real(const char *flag, const char *s, double lo, double hi)
+{
+	char *end, range[64];
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		snprintf(range, sizeof(range), "expected a number in [%g, %g]", lo, hi);
+		bad(flag, s, range);
+	}
+	return v;
+}
+
+static unsigned int parse_personalities(const char *s)
+{
+	char *copy = strdup(s), *save = NULL;
+	unsigned int mask = 0;
+
+	if (!copy) {
+		perror("opsbench-run");
+		exit(1);
+	}
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int p = personality_from_name(tok);
+
+		if (p <= PERS_PLAIN) {
+			free(copy);
+			bad("personalities", s, "expected a comma-separated list of casefold, revalidate, all");
+		}
+		mask |= 1u << p;
+	}
+	free(copy);
+	if (!mask)
+		bad("personalities", s, "expected a comma-separated list of casefold, revalidate, all");
+	return mask;
+}
+
+static void parse(int argc, char **argv, struct options *o)
+{
+	struct option longopts[ARRAY_SIZE(flags) + 1] = { 0 };
+	int c;
+
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
+		longopts[i] = flags[i].opt;
+	workload_params_default(&o->wl);
+	o->lookups = 1000000;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:l:n:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_STRATEGY:	o->strategy = optarg; break;
+		case OPT_LOOKUPS:	o->lookups = parse_count("lookups", optarg, 1ull << 40); break;
+		case OPT_DENTRIES:	o->wl.dentries = parse_count("dentries", optarg, WL_MAX_DENTRIES); break;
+		case OPT_SEED:		o->wl.seed = parse_count("seed", optarg, UINT64_MAX); break;
+		case OPT_FANOUT:	o->wl.fanout = (unsigned int)parse_count("fanout", optarg, WL_MAX_FANOUT); break;
+		case OPT_DIR_SHARE:	o->wl.dir_share = parse_real("dir-share", optarg, 0, 1); break;
+		case OPT_NAME_MIN:	o->wl.name_min = (unsigned int)parse_count("name-min", optarg, 255); break;
+		case OPT_NAME_MAX:	o->wl.name_max = (unsigned int)parse_count("name-max", optarg, 255); break;
+		case OPT_CUSTOM:	o->wl.custom_share = parse_real("custom", optarg, 0, 1); break;
+		case OPT_PERS:		o->wl.custom_mask = parse_personalities(optarg); break;
+		case OPT_DEPTH:		o->wl.path_depth = (unsigned int)parse_count("depth", optarg, WL_MAX_DEPTH); break;
+		case OPT_ORDER: {
+			int ord = lookup_order_from_name(optarg);
+
+			if (ord < 0)
+				bad("order", optarg, "expected sorted, uniform or zipf");
+			o->wl.order = (enum lookup_order)ord;
+			break;
+		}
+		case OPT_ZIPF:		o->wl.zipf_s = parse_real("zipf", optarg, 1e-9, 10); break;
+		case OPT_NEGATIVE:	o->wl.negative_share = parse_real("negative", optarg, 0, 1); break;
+		case OPT_CASE:		o->wl.case_share = parse_real("case", optarg, 0, 1); break;
+		case OPT_STALE:		o->wl.stale_share = parse_real("stale", optarg, 0, 1); break;
+		case OPT_PATHS:		o->wl.lookups = parse_count("paths", optarg, WL_MAX_LOOKUPS); break;
+		case OPT_POLLUTE:	o->pollute = parse_bytes("pollute", optarg); break;
+		case OPT_LIST:		o->list = 1; break;
+		case OPT_HELP:		usage(stdout); exit(0);
+		case ':':
+			fprintf(stderr, "opsbench-run: %s needs a value (see --help)\n", argv[optind - 1]);
+			exit(EXIT_USAGE);
+		default:
+			fprintf(stderr, "opsbench-run: unknown option '%s' (see --help)\n", argv[optind - 1]);
+			exit(EXIT_USAGE);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "opsbench-run: unexpected argument '%s' (see --help)\n", argv[optind]);
+		exit(EXIT_USAGE);
+	}
+}
+
+static void list(void)
+{
+	const struct strategy *s;
+	size_t i;
+
+	printf("%-14s %-13s %s\n", "strategy", "object_bytes", "how an optional op is reached");
+	for_each_strategy(s, i)
+		printf("%-14s %-13zu %s\n", s->name, s->object_size, s->summary);
+	printf("\nscenario knobs: --dentries --fanout --dir-share --name-min --name-max --custom\n"
+	       "  --personalities --depth --order --zipf --negative --case --stale --paths\n"
+	       "  --pollute --seed (see --help for ranges and defaults)\n");
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	const struct strategy *s;
+	struct workload wl;
+	struct ob_tree *tree;
+	struct ob_run run = { 0 };
+	struct ob_err err = { 0 };
+	struct ob_mem mem;
+	size_t found = 0;
+	double t0, ns;
+	uint64_t sum;
+
+	parse(argc, argv, &o);
+	if (o.list) {
+		list();
+		return 0;
+	}
+	if (!o.strategy) {
+		fprintf(stderr, "opsbench-run: --strategy is required (one of the names --list prints)\n");
+		return EXIT_USAGE;
+	}
+	s = ob_strategy_find(o.strategy);
+	if (!s) {
+		fprintf(stderr, "opsbench-run: --strategy '%s': no such strategy (see --list)\n", o.strategy);
+		return EXIT_USAGE;
+	}
+	if (workload_generate(&o.wl, &wl, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		return err.code == -EINVAL ? EXIT_USAGE : 1;
+	}
+	if (s->build(&wl, &tree, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		workload_free(&wl);
+		return err.code == -EINVAL ? EXIT_USAGE : 1;
+	}
+	if (o.pollute) {
+		run.pollute_bytes = o.pollute;
+		run.pollute_size = 2 * o.pollute < (64u << 20) ? (64u << 20) : 2 * o.pollute;
+		run.pollute_buf = calloc(1, run.pollute_size);
+		if (!run.pollute_buf) {
+			fprintf(stderr, "opsbench-run: out of memory for a %zu-byte pollution buffer\n",
+				run.pollute_size);
+			return 1;
+		}
+	}
+	/* Untimed: how many of the list's lookups find something. */
+	for (size_t i = 0; i < wl.n_lookups; i++)
+		found += s->lookup(tree, wl.lookups[i].start, workload_path(&wl, i)) != WL_NONE;
+
+	t0 = now_ns();
+	sum = o.lookups ? s->run(tree, &run, o.lookups) : 0;
+	ns = now_ns() - t0;
+	OPTIMIZER_HIDE_VAR(sum);
+	s->memory(tree, &mem);
+
+	printf("%s: %" PRIu64 " lookups in %.3f ms, %.2f ns/lookup; %zu dentries of %zu B, %.1f KiB in all; %zu/%zu of the list found\n",
+	       s->name, o.lookups, ns / 1e6, o.lookups ? ns / (double)o.lookups : 0.0,
+	       wl.n_nodes, mem.object_size, mem.total / 1024.0, found, wl.n_lookups);
+	printf("{\"strategy\":\"%s\",\"lookups\":%" PRIu64 ",\"wall_ns\":%.0f,\"ns_per_lookup\":%.4f,"
+	       "\"dentries\":%zu,\"object_bytes\":%zu,\"total_bytes\":%zu,\"list_found\":%zu,"
+	       "\"list_len\":%zu}\n",
+	       s->name, o.lookups, ns, o.lookups ? ns / (double)o.lookups : 0.0, wl.n_nodes,
+	       mem.object_size, mem.total, found, wl.n_lookups);
+
+	free(run.pollute_buf);
+	s->destroy(tree);
+	workload_free(&wl);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compiler.h - the few compiler annotations the model uses, spelled the
+ * kernel's way so that code reads like the code it models.
+ */
+#ifndef OPSBENCH_COMPILER_H
+#define OPSBENCH_COMPILER_H
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "opsbench models the little-endian word-at-a-time dcache code (x86-64, arm64)"
+#endif
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define noinline	__attribute__((noinline))
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> has one too */
+#define __always_inline	inline __attribute__((always_inline))
+#endif
+#define __maybe_unused	__attribute__((unused))
+
+/* Size of a cache line on every machine opsbench targets (x86-64, arm64). */
+#define L1_CACHE_BYTES	64
+#define ____cacheline_aligned __attribute__((aligned(L1_CACHE_BYTES)))
+
+/* A load the compiler must perform exactly once (RCU-walk style reads). */
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - __builtin_offsetof(type, member)))
+
+/* Keep @v alive and opaque to the optimiser without emitting any code. */
+#define OPTIMIZER_HIDE_VAR(v)	__asm__ volatile("" : "+r"(v))
+
+#endif /* OPSBENCH_COMPILER_H */

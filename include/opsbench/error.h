@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * error.h - how opsbench reports a failure: a negative errno for the code, a
+ * sentence for the person.  Functions that can fail take a struct ob_err *
+ * (NULL allowed) and return the negative errno they stored in it.
+ */
+#ifndef OPSBENCH_ERROR_H
+#define OPSBENCH_ERROR_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ob_err {
+	int code;		/* negative errno, 0 when nothing failed */
+	char msg[256];		/* one line, no trailing newline */
+};
+
+/*
+ * ob_errorf - record an error.
+ * @err:  where to record it (may be NULL)
+ * @code: a negative errno
+ * Returns @code, so that callers can write `return ob_errorf(err, -EINVAL, ...)`.
+ */
+int ob_errorf(struct ob_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPSBENCH_ERROR_H */

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strategy.h - the dispatch strategies, as one registration table.
+ *
+ * Every strategy is the same lookup path (src/model/walk.h) compiled with
+ * its own answer to one question: how is an optional op found and called?
+ * Each lives in src/strategies/<name>.c and is listed once, in
+ * src/strategies/list.h; ob_strategies[] and for_each_strategy() walk that
+ * list.  The rest of opsbench sees a strategy's tree only through this
+ * header, and a lookup's answer only as a workload node index.
+ */
+#ifndef OPSBENCH_STRATEGY_H
+#define OPSBENCH_STRATEGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opsbench/error.h"
+#include "opsbench/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A workload instantiated in one strategy's layout (opaque). */
+struct ob_tree;
+
+/* Memory one tree uses, by kind, in bytes. */
+struct ob_mem {
+	size_t object_size;	/* bytes per dentry (sizeof its struct dentry) */
+	size_t dentries;	/* dentries * object_size */
+	size_t hashtable;	/* hash buckets */
+	size_t inodes;		/* the inodes behind the dentries */
+	size_t ext_names;	/* names too long for d_iname */
+	size_t ops;		/* ops tables and superblocks */
+	size_t total;		/* all of the above */
+};
+
+/*
+ * State of a benchmark loop across batches: where it is in the lookup list,
+ * and the unrelated memory it touches between lookups (cache pollution).
+ */
+struct ob_run {
+	size_t cursor;			/* next entry of the lookup list */
+	size_t pollute_bytes;		/* touched after each lookup; 0: none */
+	unsigned char *pollute_buf;	/* a buffer of pollute_size bytes */
+	size_t pollute_size;
+	size_t pollute_pos;		/* where the next touch starts */
+};
+
+struct strategy {
+	const char *name;	/* as on the command line: "flag_gated" */
+	const char *summary;	/* one line: how an optional op is reached */
+	const char *origin;	/* where the pattern comes from */
+	size_t object_size;	/* sizeof its struct dentry, in bytes */
+	bool custom_ops;	/* false: only workloads without custom ops */
+
+	/*
+	 * build - instantiate @wl; the tree refers to @wl's paths, so @wl must
+	 * outlive it.  Returns 0 or a negative errno (and @err says why).
+	 */
+	int (*build)(const struct workload *wl, struct ob_tree **out, struct ob_err *err);
+	/* destroy - free a tree from build(). */
+	void (*destroy)(struct ob_tree *t);
+	/*
+	 * lookup - walk @path from node @start.  Returns the node found, or
+	 * WL_NONE (no such name, stale, or a non-directory in the middle).
+	 */
+	long (*lookup)(const struct ob_tree *t, uint32_t start, const char *path);
+	/*
+	 * run - the benchmark loop: @n lookups from the workload's lookup list,
+	 * cycling, from @r->cursor on; touches @r's pollution buffer after each
+	 * lookup when asked.  Returns a checksum of the dentries found.
+	 */
+	uint64_t (*run)(struct ob_tree *t, struct ob_run *r, uint64_t n);
+	/* memory - what @t uses. */
+	void (*memory)(const struct ob_tree *t, struct ob_mem *mem);
+};
+
+/* Every strategy, in table order, NULL-terminated. */
+extern const struct strategy *const ob_strategies[];
+
+#define for_each_strategy(s, i) \
+	for ((i) = 0; ((s) = ob_strategies[i]) != NULL; (i)++)
+
+/* Number of strategies in ob_strategies[]. */
+size_t ob_strategy_count(void);
+
+/* The strategy called @name, or NULL. */
+const struct strategy *ob_strategy_find(const char *name);
+
+/* Touch the next @r->pollute_bytes of @r's buffer (one byte per cache line). */
+void ob_pollute(struct ob_run *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPSBENCH_STRATEGY_H */

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# deps.sh - install what a make target needs and is missing (Debian/Ubuntu).
+#
+#   scripts/deps.sh GROUP...     groups: build test clang bench
+#
+# Prints each package it installs and why; prints nothing when all is there.
+# Needs root or sudo to install; otherwise says exactly what to run.
+set -euo pipefail
+
+declare -A why=(
+	[gcc]="C compiler"
+	[g++]="C++ compiler for the Google Benchmark shim"
+	[make]="build"
+	[libcmocka-dev]="unit tests (cmocka)"
+	[clang]="CC=clang builds"
+	[libclang-rt-14-dev]="sanitizer runtimes for clang"
+	[libbenchmark-dev]="Google Benchmark (the suite)"
+	[libbenchmark-tools]="Google Benchmark's compare.py"
+	[python3]="result scripts"
+	[python3-scipy]="compare.py's statistics"
+)
+
+pkgs=()
+for group in "$@"; do
+	case "$group" in
+	build)	pkgs+=(gcc make) ;;
+	test)	pkgs+=(gcc make libcmocka-dev) ;;
+	clang)	pkgs+=(clang libclang-rt-14-dev) ;;
+	bench)	pkgs+=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy) ;;
+	*)	echo "deps.sh: unknown group '$group' (build, test, clang, bench)" >&2; exit 2 ;;
+	esac
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+# Remove duplicates while keeping order.
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')
+((${#missing[@]})) || exit 0
+
+if ! command -v apt-get >/dev/null; then
+	echo "opsbench: missing ${missing[*]}, and this is not a Debian/Ubuntu system: install them by hand" >&2
+	exit 1
+fi
+sudo=()
+if [[ $(id -u) != 0 ]]; then
+	if command -v sudo >/dev/null; then
+		sudo=(sudo)
+	else
+		echo "opsbench: missing ${missing[*]}; run as root: apt-get install -y ${missing[*]}" >&2
+		exit 1
+	fi
+fi
+for p in "${missing[@]}"; do
+	echo "opsbench: installing $p (${why[$p]:-needed})"
+done
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

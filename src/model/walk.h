@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walk.h - the lookup path, written once and compiled into every strategy.
+ *
+ * It follows Linux v6.12: link_path_walk() (fs/namei.c) splits the path and
+ * hashes each component with hash_name(); the parent's d_hash may rewrite
+ * the hash; __d_lookup_rcu() (fs/dcache.c) walks the bucket's chain; the
+ * child's d_revalidate decides whether the cached dentry may be used.
+ *
+ * THE SEAM.  A strategy answers, before including src/model/instance.h:
+ *
+ *   OP_PRESENT(d, op, FLAG)   does dentry @d have method @op (a member name of
+ *                             struct dentry_ops; FLAG its DCACHE_OP_* bit)?
+ *   OP_CALL(d, op, args...)   call @d's method @op with @args
+ *
+ * and optionally STRATEGY_HOIST_COMPARE (test the parent's compare op once
+ * per lookup, not once per chain entry).  When OP_PRESENT is false the walk
+ * does the default inline, as the kernel does.  Nothing else differs between
+ * strategies.
+ */
+#ifndef OPSBENCH_MODEL_WALK_H
+#define OPSBENCH_MODEL_WALK_H
+
+#include "model/tree.h"
+#include "opsbench/dentry.h"
+#include "opsbench/hash.h"
+
+#if !defined(OP_PRESENT) || !defined(OP_CALL)
+#error "a strategy defines OP_PRESENT and OP_CALL before including the walk"
+#endif
+
+static inline struct hlist_bl_head *d_hash_bucket(const struct ob_tree *t, uint32_t hash)
+{
+	return t->hashtable + (hash >> t->hash_shift);
+}
+
+static inline struct hlist_bl_node *hlist_bl_first_rcu(const struct hlist_bl_head *h)
+{
+	return (struct hlist_bl_node *)((uintptr_t)READ_ONCE(h->first) & ~LIST_BL_LOCKMASK);
+}
+
+#define chain_entry(pos)	container_of(pos, struct dentry, d_hash)
+
+/*
+ * Is candidate @d the child @name of @parent?  One chain entry's test, with
+ * the compare op looked for here (per entry, Linux 2.6.38 .. 5.x) or not
+ * (@custom decided once per lookup, Linux 6.x).
+ */
+static __always_inline bool d_matches(const struct dentry *parent, const struct dentry *d,
+				      const struct qstr *name, bool custom)
+{
+	if (d->d_parent != parent)
+		return false;
+	if (unlikely(custom)) {
+		if (d->d_name.hash != name->hash)
+			return false;
+		return OP_CALL(parent, d_compare, d, d->d_name.len, d->d_name.name, name) == 0;
+	}
+	if (d->d_name.hash_len != name->hash_len)
+		return false;
+	return dentry_string_cmp(d->d_name.name, name->name, name->len) == 0;
+}
+
+#ifdef STRATEGY_HOIST_COMPARE
+/* The chain walk for directories with a compare op (out of line, like 6.x). */
+static noinline struct dentry *d_lookup_op_compare(const struct ob_tree *t,
+						   const struct dentry *parent,
+						   const struct qstr *name)
+{
+	struct hlist_bl_node *node;
+
+	for (node = hlist_bl_first_rcu(d_hash_bucket(t, name->hash)); node; node = node->next)
+		if (d_matches(parent, chain_entry(node), name, true))
+			return chain_entry(node);
+	return NULL;
+}
+#endif
+
+/* __d_lookup_rcu: the child of @parent called @name, or NULL. */
+static __always_inline struct dentry *d_lookup(const struct ob_tree *t,
+					       const struct dentry *parent,
+					       const struct qstr *name)
+{
+	struct hlist_bl_node *node;
+
+#ifdef STRATEGY_HOIST_COMPARE
+	if (unlikely(OP_PRESENT(parent, d_compare, DCACHE_OP_COMPARE)))
+		return d_lookup_op_compare(t, parent, name);
+#endif
+	for (node = hlist_bl_first_rcu(d_hash_bucket(t, name->hash)); node; node = node->next) {
+#ifdef STRATEGY_HOIST_COMPARE
+		bool custom = false;
+#else
+		bool custom = OP_PRESENT(parent, d_compare, DCACHE_OP_COMPARE);
+#endif
+		if (d_matches(parent, chain_entry(node), name, custom))
+			return chain_entry(node);
+	}
+	return NULL;
+}
+
+/*
+ * walk_path - link_path_walk: the dentry @path names, starting in @dir.
+ * @path: '/'-separated components; NAME_PAD readable bytes after its NUL.
+ * Returns NULL when a component does not exist, a found dentry is stale, or
+ * a component followed by '/' is not a directory.
+ */
+static __always_inline struct dentry *walk_path(const struct ob_tree *t,
+						struct dentry *dir, const char *path)
+{
+	while (*path == '/')
+		path++;
+	if (!*path)
+		return dir;
+
+	for (;;) {
+		struct dentry *child;
+		struct qstr this;
+
+		this.name = path;
+		this.hash_len = hash_name(dir, path);
+
+		if (unlikely(path[0] == '.') && this.len <= 2 &&
+		    (this.len == 1 || path[1] == '.')) {
+			/* "." and "..": no hashing, no lookup. */
+			child = this.len == 1 ? dir : dir->d_parent;
+		} else {
+			if (unlikely(OP_PRESENT(dir, d_hash, DCACHE_OP_HASH)) &&
+			    OP_CALL(dir, d_hash, dir, &this) < 0)
+				return NULL;
+			child = d_lookup(t, dir, &this);
+			if (!child)
+				return NULL;
+			if (unlikely(OP_PRESENT(child, d_revalidate, DCACHE_OP_REVALIDATE)) &&
+			    OP_CALL(child, d_revalidate, child, 0) <= 0)
+				return NULL;
+		}
+
+		path += this.len;
+		if (!*path)
+			return child;
+		/* A '/' follows: the child must be a directory (else ENOTDIR). */
+		if (!(child->d_flags & DCACHE_DIRECTORY_TYPE))
+			return NULL;
+		while (*path == '/')
+			path++;
+		if (!*path)
+			return child;
+		dir = child;
+	}
+}
+
+#endif /* OPSBENCH_MODEL_WALK_H */

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+/*
+ * flag_hoisted - flag_gated, with the compare bit tested once per lookup:
+ * a directory with d_compare is searched by a separate out-of-line chain
+ * walk, so the common loop has no op test at all.
+ */
+#define STRATEGY_NAME		flag_hoisted
+#define STRATEGY_SUMMARY	"as flag_gated, compare bit tested once per lookup; out-of-line chain walk for d_compare"
+#define STRATEGY_ORIGIN		"Linux 6.x __d_lookup_rcu() / __d_lookup_rcu_op_compare()"
+#define STRATEGY_OPS		ops_sparse
+#define STRATEGY_HOIST_COMPARE	1
+
+#define OP_PRESENT(d, op, flag)	((d)->d_flags & (flag))
+#define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))
+
+#include "model/instance.h"

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+/*
+ * null_tested - the optional op is a NULL pointer the caller tests:
+ *	if (d->d_op && d->d_op->d_hash) d->d_op->d_hash(...); else default inline
+ * Every component reads the parent's d_op (line 1) and, when a table is
+ * there, the table; a plain filesystem has no table (d_op == NULL, ext4).
+ */
+#define STRATEGY_NAME		null_tested
+#define STRATEGY_SUMMARY	"d_op->op ? d_op->op() : inline default (d_op NULL on plain fs)"
+#define STRATEGY_ORIGIN		"LWN 'Object-oriented design patterns in the kernel' (2011); Linux before 2.6.38"
+#define STRATEGY_OPS		ops_sparse
+
+#define OP_PRESENT(d, op, flag)	((d)->d_op && (d)->d_op->op)
+#define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))
+
+#include "model/instance.h"

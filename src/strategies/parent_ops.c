@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+/*
+ * parent_ops - no ops pointer in the dentry: the ops belong to the
+ * filesystem and are reached through d_sb->s_d_op (three dependent loads:
+ * d_sb on line 1, s_d_op in the superblock, the op in the table).  The
+ * object loses one pointer (184 bytes).
+ */
+#define STRATEGY_NAME		parent_ops
+#define STRATEGY_SUMMARY	"no d_op in the dentry; d_sb->s_d_op->op(), NULL-tested"
+#define STRATEGY_ORIGIN		"LWN 'Object-oriented design patterns in the kernel' (2011): ops in a parent object"
+#define STRATEGY_OPS		ops_sparse
+#define DENTRY_LAYOUT		DENTRY_LAYOUT_NO_OPS
+
+#define OP_PRESENT(d, op, flag)	((d)->d_sb->s_d_op && (d)->d_sb->s_d_op->op)
+#define OP_CALL(d, op, ...)	((d)->d_sb->s_d_op->op(__VA_ARGS__))
+
+#include "model/instance.h"

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+/* strategy.c - the registration table, built from src/strategies/list.h. */
+#include <string.h>
+
+#include "opsbench/strategy.h"
+
+#define STRATEGY(name) extern const struct strategy strategy_##name;
+#include "strategies/list.h"
+#undef STRATEGY
+
+const struct strategy *const ob_strategies[] = {
+#define STRATEGY(name) &strategy_##name,
+#include "strategies/list.h"
+#undef STRATEGY
+	NULL
+};
+
+size_t ob_strategy_count(void)
+{
+	return sizeof(ob_strategies) / sizeof(ob_strategies[0]) - 1;
+}
+
+const struct strategy *ob_strategy_find(const char *name)
+{
+	const struct strategy *s;
+	size_t i;
+
+	for_each_strategy(s, i)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
