@@ -3,8 +3,9 @@
 
 # ---- configuration (override on the command line) ----
 
-# Compiler: gcc by default; `make CC=clang` builds with clang.
+# Compiler: gcc by default; `make CC=clang` builds with clang (and clang++).
 CC		:= $(if $(filter default,$(origin CC)),gcc,$(CC))
+CXX		:= $(if $(filter default,$(origin CXX)),$(if $(filter clang%,$(notdir $(CC))),clang++,g++),$(CXX))
 # Optimisation and debug info of every build.
 OPT		?= -O2 -g
 # Extra flags added to every compile.
@@ -24,9 +25,11 @@ SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fr
 LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
+SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c
+CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
-.PHONY: all lib tests tools test test-unit test-asan deps-test clean help
+.PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-bench bench clean help
 
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
@@ -35,6 +38,16 @@ $(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CC      $$@")
 	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
+
+$(1)/obj/%.o: %.cc
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  CXX     $$@")
+	$$(Q)$$(CXX) $$(CXXFLAGS_COMMON) $(2) -c $$< -o $$@
+
+$(1)/bin/opsbench-suite: $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CXX) $(2) $$^ -o $$@ -lbenchmark -lpthread -lm
 
 $(1)/libopsbench.a: $(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS))
 	@rm -f $$@
@@ -60,6 +73,7 @@ $(eval $(call build_rules,$(ASAN_BUILD),$(SAN_FLAGS)))
 TESTS		:= $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 ASAN_TESTS	:= $(patsubst tests/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRCS))
 TOOLS		:= $(patsubst bench/%.c,$(BUILD)/bin/%,$(TOOL_SRCS))
+SUITE		:= $(BUILD)/bin/opsbench-suite
 ASAN_TOOLS	:= $(patsubst bench/%.c,$(ASAN_BUILD)/bin/%,$(TOOL_SRCS))
 
 .SECONDARY:
@@ -74,14 +88,31 @@ tests: $(TESTS) ## build the unit tests
 
 tools: $(TOOLS) ## build opsbench-run, the one-scenario driver
 
-deps-test:
-	@scripts/deps.sh test $(if $(filter clang%,$(CCNAME)),clang)
+suite: $(SUITE) ## build opsbench-suite, the Google Benchmark suite
 
-test: deps-test ## install what is missing, then run every test, plain and under ASan+UBSan
+# Profile of `make bench`: quick (default) or full; FILTER=regex narrows it.
+PROFILE		?= quick
+FILTER		?=
+
+deps-bench:
+	@scripts/deps.sh bench $(if $(filter clang%,$(CCNAME)),clang)
+
+bench: deps-bench ## measure every strategy (PROFILE=quick|full, FILTER=regex); writes results/<host>-<arch>-<time>/
+	@$(MAKE) --no-print-directory $(SUITE) $(TOOLS)
+	@SUITE=$(SUITE) PROFILE=$(PROFILE) FILTER='$(FILTER)' OB_CC='$(CC)' OB_CXX='$(CXX)' \
+	 OB_CFLAGS='$(CFLAGS_COMMON)' scripts/bench.sh
+
+deps-test:
+	@scripts/deps.sh test bench $(if $(filter clang%,$(CCNAME)),clang)
+
+test: deps-test ## install what is missing, then run every test (plain, then under ASan+UBSan)
 	@$(MAKE) --no-print-directory test-unit test-asan
 
-test-unit: $(TESTS) $(TOOLS) ## run the unit tests (no dependency step)
-	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run scripts/run-tests.sh tests $(TESTS)
+SCRIPT_TESTS	:= $(wildcard tests/test_*.sh)
+
+test-unit: $(TESTS) $(TOOLS) $(SUITE) ## run the unit and script tests (no dependency step)
+	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(SUITE) \
+	 scripts/run-tests.sh tests $(TESTS) $(SCRIPT_TESTS)
 
 test-asan: $(ASAN_TESTS) $(ASAN_TOOLS) ## run the unit tests built with ASan+UBSan
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -96,4 +127,5 @@ help: ## list the targets and the variables they take
 		sed -e 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-12s %s\n", $$1, $$2 }'
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
+	@echo "           PROFILE=quick|full  FILTER=regex (make bench)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"

@@ -444,9 +444,9 @@ static int build_lookups(struct gen *g, struct workload *wl)
 	int ret = -ENOMEM;
 
 	if (!want) {
-		want = p->dentries < 4096 ? 4096 : p->dentries;
-		if (want > (1u << 20))
-			want = 1u << 20;
+		/* Short for small trees, so the list itself stays in L1 with them. */
+		want = 2 * p->dentries;
+		want = want < 512 ? 512 : want > (1u << 20) ? (1u << 20) : want;
 	}
 	targets = malloc(wl->n_nodes * sizeof(*targets));
 	path = malloc((size_t)WL_MAX_DEPTH * (OB_NAME_MAX + 1) + 1);

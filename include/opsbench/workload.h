@@ -74,7 +74,7 @@ struct workload_params {
 	/* Share of dentries whose revalidation fails (with a revalidating
 	 * personality such a lookup reports "not found"). */
 	double stale_share;
-	/* Lookups in the list (it is cycled); 0: max(4096, dentries), at most 1M. */
+	/* Lookups in the list (it is cycled); 0: 2 x dentries, within [512, 1M]. */
 	size_t lookups;
 };
 

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sysinfo.h - facts about the machine the benchmarks size themselves by.
+ */
+#ifndef OPSBENCH_SYSINFO_H
+#define OPSBENCH_SYSINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Data cache sizes in bytes, from sysfs, or fallbacks when it has none. */
+struct ob_caches {
+	size_t l1d;		/* level-1 data cache */
+	size_t l2;		/* level-2 (unified) */
+	size_t llc;		/* last level: L3 if there is one, else L2 */
+	size_t line;		/* coherency line size */
+	bool from_sysfs;	/* false: the fallbacks below were used */
+};
+
+/* Used when sysfs says nothing (some VMs, emulators, containers). */
+#define OB_FALLBACK_L1D		(32u << 10)
+#define OB_FALLBACK_L2		(1u << 20)
+#define OB_FALLBACK_LLC		(8u << 20)
+
+/*
+ * ob_read_caches - fill @c from /sys/devices/system/cpu/cpu0/cache under
+ * @sysfs_root ("" for the real one; tests point it at a fixture).
+ */
+void ob_read_caches(struct ob_caches *c, const char *sysfs_root);
+
+/* Bytes of memory available now (MemAvailable), or 0 if unknown. */
+size_t ob_mem_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPSBENCH_SYSINFO_H */

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# bench.sh - run every group of a profile, one opsbench-suite process each,
+# into a new folder results/<host>-<arch>-<yyyymmdd-hhmmss>/.
+#
+#   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex scripts/bench.sh
+#
+# The folder is built under a hidden temporary name and renamed when the run
+# is complete, so an earlier run is never overwritten and a half-written one
+# never looks finished.  On SIGINT/SIGTERM the partial folder is kept, renamed
+# with an INCOMPLETE file that says why, and the script exits non-zero.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+suite=${SUITE:?SUITE must name the opsbench-suite binary}
+profile=${PROFILE:-quick}
+filter=${FILTER:-}
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+
+case "$profile" in
+quick | full | smoke) ;;
+*) echo "bench: PROFILE='$profile': expected quick or full" >&2; exit 2 ;;
+esac
+if [[ -n $filter ]] && ! "$suite" --filter "$filter" --list-groups >/dev/null; then
+	exit 2
+fi
+
+host=$(hostname -s 2>/dev/null || hostname)
+arch=$(uname -m)
+name="$host-$arch-$(date +%Y%m%d-%H%M%S)"
+final="results/$name"
+for ((n = 2; ; n++)); do
+	[[ -e $final || -e results/.$(basename "$final").tmp ]] || break
+	final="results/$name-$n"
+done
+tmp="results/.$(basename "$final").tmp"
+mkdir -p "$tmp/parts" || exit 1
+
+finish_incomplete() {
+	trap - INT TERM
+	printf 'interrupted by %s after %d of %d groups at %s\n' "$1" "$done" "${#groups[@]}" \
+		"$(date -Is)" >"$tmp/INCOMPLETE"
+	mv "$tmp" "$final"
+	echo "bench: interrupted by $1; the partial run is in $final, marked INCOMPLETE" >&2
+	exit 130
+}
+done=0
+groups=()
+trap 'finish_incomplete SIGINT' INT
+trap 'finish_incomplete SIGTERM' TERM
+
+mapfile -t groups < <("$suite" --profile "$profile" --list-groups ${filter:+--filter "$filter"})
+if ((${#groups[@]} == 0)); then
+	echo "bench: no benchmark matches FILTER='$filter'" >&2
+	rm -rf "$tmp"
+	exit 2
+fi
+
+started=$(date +%s)
+echo "bench: profile $profile, ${#groups[@]} groups, writing $final" >&2
+"$py" scripts/meta.py --profile "$profile" --filter "$filter" --command "make bench PROFILE=$profile${filter:+ FILTER=$filter}" \
+	>"$tmp/meta.json.part" && mv "$tmp/meta.json.part" "$tmp/meta.json"
+
+for i in "${!groups[@]}"; do
+	g=${groups[$i]}
+	part=$(printf '%s/parts/%03d.json' "$tmp" "$i")
+	echo "bench: [$((i + 1))/${#groups[@]}] $g ($(($(date +%s) - started)) s so far)" >&2
+	"$suite" --profile "$profile" --group "$g" ${filter:+--filter "$filter"} \
+		--benchmark_out="$part.part" --benchmark_out_format=json >>"$tmp/console.txt" &
+	wait $! || {
+		rc=$?
+		((rc > 128)) && wait # a signal: let the trap run
+		echo "bench: group '$g' failed (exit $rc); see $tmp/console.txt" >&2
+		echo "group '$g' failed with exit status $rc" >"$tmp/INCOMPLETE"
+		mv "$tmp" "$final"
+		exit 1
+	}
+	mv "$part.part" "$part"
+	done=$((i + 1))
+done
+
+"$py" scripts/merge.py "$tmp/parts" "$tmp/benchmarks.json" || exit 1
+"$py" scripts/summary.py "$tmp" || exit 1
+elapsed=$(($(date +%s) - started))
+"$py" scripts/meta.py --update "$tmp/meta.json" --elapsed "$elapsed"
+mv "$tmp" "$final"
+echo "bench: done in $elapsed s: $final" >&2

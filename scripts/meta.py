@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""meta.py - describe the machine, build and run behind a results folder.
+
+    meta.py --profile P --filter F --command CMD > meta.json
+    meta.py --update meta.json --elapsed SECONDS
+
+Everything is read from the system (procfs, sysfs, git, the compiler); what
+cannot be read is recorded as null, never guessed.  The compiler and flags
+come from OB_CC, OB_CXX and OB_CFLAGS, which `make bench` sets.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+
+META_VERSION = 1
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def run(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def cpu_model():
+    info = read("/proc/cpuinfo") or ""
+    for key in ("model name", "Model", "Hardware", "CPU part"):
+        for line in info.splitlines():
+            if line.startswith(key) and ":" in line:
+                return line.split(":", 1)[1].strip()
+    return None
+
+
+def caches():
+    out = []
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    for i in range(16):
+        d = f"{base}/index{i}"
+        level = read(f"{d}/level")
+        if level is None:
+            continue
+        size = read(f"{d}/size")
+        out.append({
+            "level": int(level),
+            "type": read(f"{d}/type"),
+            "size": size,
+            "size_bytes": parse_size(size),
+            "line_bytes": int(read(f"{d}/coherency_line_size") or 0) or None,
+            "shared_cpu_list": read(f"{d}/shared_cpu_list"),
+        })
+    return out
+
+
+def parse_size(s):
+    if not s:
+        return None
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(s[-1], 1)
+    return int(s.rstrip("KMG")) * mult
+
+
+def hypervisor():
+    flags = read("/proc/cpuinfo") or ""
+    virt = run(["systemd-detect-virt"])
+    if virt and virt != "none":
+        return virt
+    return "unknown hypervisor" if " hypervisor" in flags else None
+
+
+def git():
+    commit = run(["git", "rev-parse", "HEAD"])
+    status = run(["git", "status", "--porcelain", "--untracked-files=no"])
+    return {"commit": commit, "dirty": bool(status) if status is not None else None}
+
+
+def compiler(env_name, default):
+    cc = os.environ.get(env_name, default)
+    version = run(cc.split() + ["--version"])
+    return {"command": cc, "version": version.splitlines()[0] if version else None}
+
+
+def describe(args):
+    gov = read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+    return {
+        "opsbench_meta_version": META_VERSION,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "host": platform.node(),
+        "arch": platform.machine(),
+        "kernel": platform.release(),
+        "os": (read("/etc/os-release") or "").partition('PRETTY_NAME="')[2].partition('"')[0] or None,
+        "cpu_model": cpu_model(),
+        "cpus_online": os.cpu_count(),
+        "caches": caches(),
+        "hypervisor": hypervisor(),
+        "governor": gov,
+        "boost": read("/sys/devices/system/cpu/cpufreq/boost"),
+        "transparent_hugepage": read("/sys/kernel/mm/transparent_hugepage/enabled"),
+        "perf_event_paranoid": read("/proc/sys/kernel/perf_event_paranoid"),
+        "load_average": read("/proc/loadavg"),
+        "cc": compiler("OB_CC", "gcc"),
+        "cxx": compiler("OB_CXX", "g++"),
+        "cflags": os.environ.get("OB_CFLAGS"),
+        "git": git(),
+        "profile": args.profile,
+        "filter": args.filter or None,
+        "command": args.command,
+        "elapsed_s": None,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--profile")
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--command")
+    ap.add_argument("--update", metavar="META_JSON")
+    ap.add_argument("--elapsed", type=int)
+    args = ap.parse_args()
+    if args.update:
+        try:
+            with open(args.update) as f:
+                meta = json.load(f)
+        except (OSError, ValueError) as e:
+            sys.exit(f"meta.py: {args.update}: {e}")
+        meta["elapsed_s"] = args.elapsed
+        tmp = args.update + ".part"
+        with open(tmp, "w") as f:
+            json.dump(meta, f, indent=1)
+            f.write("\n")
+        os.replace(tmp, args.update)
+        return
+    json.dump(describe(args), sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gbench.cc - the only C++ in opsbench: Google Benchmark behind the C API of
+ * include/opsbench/gbench.h.  See that header for the method.
+ */
+#include <benchmark/benchmark.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+#include "opsbench/gbench.h"
+
+struct ob_gb_state {
+	benchmark::State *st;
+};
+
+namespace {
+
+/*
+ * Console output of the aggregates only (median, mean, stddev, cv), plus
+ * "[k/N] name" progress on stderr as each benchmark finishes.  The JSON
+ * file reporter still gets every repetition.
+ */
+class ProgressReporter : public benchmark::ConsoleReporter {
+public:
+	/* Colours only on a terminal; logs and pipes get plain text. */
+	explicit ProgressReporter(size_t expected)
+		: ConsoleReporter(isatty(STDOUT_FILENO) ? OO_ColorTabular : OO_Tabular),
+		  expected_(expected), tty_(isatty(STDERR_FILENO)) {}
+
+	/* The machine description goes with the tables, not to the terminal. */
+	bool ReportContext(const Context &context) override
+	{
+		SetErrorStream(&GetOutputStream());
+		return ConsoleReporter::ReportContext(context);
+	}
+
+	void ReportRuns(const std::vector<Run> &runs) override
+	{
+		std::vector<Run> aggregates;
+
+		for (const Run &run : runs) {
+			if (run.run_type == Run::RT_Aggregate) {
+				aggregates.push_back(run);
+				continue;
+			}
+			if (run.repetition_index != 0)
+				continue;
+			done_++;
+			std::fprintf(stderr, "%s[%zu/%zu] %s%s", tty_ ? "\r\033[K" : "", done_,
+				     expected_, run.benchmark_name().c_str(), tty_ ? "" : "\n");
+		}
+		if (!aggregates.empty())
+			ConsoleReporter::ReportRuns(aggregates);
+		else if (runs.size() == 1 && runs[0].error_occurred)
+			ConsoleReporter::ReportRuns(runs);
+	}
+
+	void Finalize() override
+	{
+		if (tty_)
+			std::fprintf(stderr, "\r\033[K");
+		ConsoleReporter::Finalize();
+	}
+
+private:
+	size_t expected_;
+	size_t done_ = 0;
+	bool tty_;
+};
+
+
+void run_one(benchmark::State &st, ob_gb_bench b)
+{
+	if (b.prepare) {
+		char msg[256] = "prepare failed";
+
+		if (b.prepare(b.arg, msg, sizeof(msg)) < 0) {
+			st.SkipWithError(msg);
+			for (auto _ : st)
+				;	/* SkipWithError: the loop body never runs */
+			return;
+		}
+	}
+
+	const benchmark::IterationCount n = st.max_iterations;
+	uint64_t sink = 0;
+
+	while (st.KeepRunningBatch(n))
+		sink += b.body(b.arg, static_cast<uint64_t>(n));
+	benchmark::DoNotOptimize(sink);
+
+	if (b.report) {
+		ob_gb_state s{&st};
+
+		b.report(b.arg, &s, static_cast<uint64_t>(n));
+	}
+}
+
+} // namespace
+
+extern "C" {
+
+int ob_gb_init(int *argc, char **argv)
+{
+	benchmark::Initialize(argc, argv);
+	if (*argc > 1) {
+		for (int i = 1; i < *argc; i++)
+			std::fprintf(stderr, "%s: unknown argument '%s' (see --help)\n", argv[0], argv[i]);
+		return 2;
+	}
+	return 0;
+}
+
+int ob_gb_register(const struct ob_gb_bench *b)
+{
+	try {
+		benchmark::RegisterBenchmark(b->name, run_one, *b);
+	} catch (...) {
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+size_t ob_gb_run(size_t expected)
+{
+	ProgressReporter display(expected);
+
+	return benchmark::RunSpecifiedBenchmarks(&display);
+}
+
+void ob_gb_counter(struct ob_gb_state *s, const char *name, double value, enum ob_gb_kind kind)
+{
+	benchmark::Counter::Flags flags = benchmark::Counter::kDefaults;
+
+	if (kind == OB_GB_PER_ITER)
+		flags = benchmark::Counter::kAvgIterations;
+	else if (kind == OB_GB_RATE)
+		flags = benchmark::Counter::kIsRate;
+	s->st->counters[name] = benchmark::Counter(value, flags);
+}
+
+void ob_gb_label(struct ob_gb_state *s, const char *label)
+{
+	s->st->SetLabel(label);
+}
+
+void ob_gb_items(struct ob_gb_state *s, uint64_t items)
+{
+	s->st->SetItemsProcessed(static_cast<int64_t>(items));
+}
+
+} // extern "C"

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/* sysinfo.c - cache sizes from sysfs, available memory from /proc/meminfo. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opsbench/sysinfo.h"
+
+/* Read a one-line sysfs file into @buf; false if it is not there. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/* "48K", "1024K", "32M" -> bytes. */
+static size_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	else if (*end == 'G')
+		v <<= 30;
+	return (size_t)v;
+}
+
+void ob_read_caches(struct ob_caches *c, const char *sysfs_root)
+{
+	char path[512], buf[64];
+	int top = 0;
+
+	*c = (struct ob_caches) {
+		.l1d = OB_FALLBACK_L1D, .l2 = OB_FALLBACK_L2, .llc = OB_FALLBACK_LLC, .line = 64,
+	};
+	for (int i = 0; i < 16; i++) {
+		char type[32];
+		int level;
+		size_t size;
+
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu0/cache/index%d/level",
+			 sysfs_root, i);
+		if (!read_line(path, buf, sizeof(buf)))
+			continue;
+		level = atoi(buf);
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu0/cache/index%d/type",
+			 sysfs_root, i);
+		if (!read_line(path, type, sizeof(type)) || !strcmp(type, "Instruction"))
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu0/cache/index%d/size",
+			 sysfs_root, i);
+		if (!read_line(path, buf, sizeof(buf)) || !(size = parse_size(buf)))
+			continue;
+		snprintf(path, sizeof(path),
+			 "%s/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size",
+			 sysfs_root, i);
+		if (read_line(path, buf, sizeof(buf)) && atoi(buf) > 0)
+			c->line = (size_t)atoi(buf);
+		c->from_sysfs = true;
+		if (level == 1)
+			c->l1d = size;
+		else if (level == 2)
+			c->l2 = size;
+		if (level >= top) {
+			top = level;
+			c->llc = size;
+		}
+	}
+	if (c->from_sysfs && top < 2)
+		c->llc = c->l2;		/* no L2 either: keep the fallback's shape */
+}
+
+size_t ob_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (size_t)kib << 10;
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# test_suite_smoke.sh - opsbench-suite runs a tiny profile end to end: its
+# Google Benchmark JSON parses, names every strategy of the registration
+# table, has every repetition, and has no errors; bad flags exit with 2.
+#
+#   OPSBENCH_SUITE=... OPSBENCH_RUN=... tests/test_suite_smoke.sh
+set -u
+suite=${OPSBENCH_SUITE:?}
+run=${OPSBENCH_RUN:?}
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() { # name, then a command that must succeed
+	local name=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then
+		pass=$((pass + 1))
+		echo "[       OK ] $name"
+	else
+		fail=$((fail + 1))
+		echo "[  FAILED  ] $name"
+		sed 's/^/    /' "$tmp/out" | tail -20
+	fi
+}
+
+exit_is() { # expected status, command...
+	local want=$1
+	shift
+	"$@"
+	[[ $? == "$want" ]]
+}
+
+smoke() {
+	"$suite" --profile smoke --group all --benchmark_out="$tmp/smoke.json" \
+		--benchmark_out_format=json >/dev/null
+}
+
+json_names_every_strategy() {
+	"$run" --list | awk 'NR > 1 && NF && !/^scenario|^  /{ print $1 }' >"$tmp/strategies"
+	[[ -s $tmp/strategies ]] || return 1
+	"$py" - "$tmp/smoke.json" "$tmp/strategies" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+want = {l.strip() for l in open(sys.argv[2]) if l.strip()}
+runs = [b for b in data["benchmarks"] if b.get("run_type") == "iteration"]
+errors = [b["name"] for b in data["benchmarks"] if b.get("error_occurred")]
+seen = {b["name"].split("/")[1] for b in runs if b["name"].startswith("lookup/")}
+assert not errors, f"errors: {errors}"
+assert seen == want, f"strategies in JSON {sorted(seen)} != registration table {sorted(want)}"
+reps = {}
+for b in runs:
+    reps[b["run_name"]] = reps.get(b["run_name"], 0) + 1
+assert all(n == 2 for n in reps.values()), f"repetitions: {reps}"
+for b in runs:
+    if b["name"].startswith("lookup/"):
+        for counter in ("lookups_per_second", "dentry_bytes", "total_bytes"):
+            assert counter in b, f"{b['name']}: no {counter}"
+assert any(b["name"].startswith("dispatch/") for b in runs), "no dispatch benchmarks"
+assert any(b["name"].startswith("calib/chase/") for b in runs), "no pointer chase"
+print(f"{len(runs)} runs, strategies {sorted(seen)}")
+PY
+}
+
+check "suite runs the smoke profile" smoke
+check "suite JSON parses and names every strategy" json_names_every_strategy
+check "suite refuses an unknown flag with exit 2" exit_is 2 "$suite" --group calib --no-such-flag
+check "suite refuses an unknown Google Benchmark flag with exit 2" \
+	exit_is 2 "$suite" --group calib --benchmark_repetitons=3
+check "suite refuses an unknown profile with exit 2" exit_is 2 "$suite" --profile fast --list-groups
+check "suite refuses an unknown group with exit 2" exit_is 2 "$suite" --group nosuch
+check "suite refuses a bad filter regex with exit 2" exit_is 2 "$suite" --list --filter '('
+check "suite lists the quick profile's groups" \
+	bash -c "[[ \$('$suite' --list-groups | wc -l) -ge 10 ]]"
+
+echo "suite smoke: $pass passed, $fail failed"
+exit "$fail"
