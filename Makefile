@@ -19,17 +19,20 @@ ASAN_BUILD	?= build/$(ARCH)-$(CCNAME)-asan
 # V=1 shows every command; by default one short line per step, kernel-style.
 Q		:= $(if $(V),,@)
 WARN		:= -Wall -Wextra
-CFLAGS_COMMON	:= -std=c11 $(OPT) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -MMD -MP $(EXTRA_CFLAGS)
+# clang 14 emits DWARF 5 by default, which valgrind 3.19 cannot read.
+DWARF		:= $(if $(filter clang%,$(CCNAME)),-gdwarf-4)
+CFLAGS_COMMON	:= -std=c11 $(OPT) $(DWARF) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -MMD -MP $(EXTRA_CFLAGS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
 SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c
-CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(WARN) -Iinclude -MMD -MP
+CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
-.PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-bench bench clean help
+.PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-bench bench \
+	cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine clean help
 
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
@@ -102,8 +105,34 @@ bench: deps-bench ## measure every strategy (PROFILE=quick|full, FILTER=regex); 
 	@SUITE=$(SUITE) PROFILE=$(PROFILE) FILTER='$(FILTER)' OB_CC='$(CC)' OB_CXX='$(CXX)' \
 	 OB_CFLAGS='$(CFLAGS_COMMON)' scripts/bench.sh
 
+# Where cachesim, perf and hyperfine write: RUN=folder, else the newest run.
+RUN		?=
+# Cache geometry of make cachesim: host (sysfs), zen4 or neoverse-n1.
+GEOMETRY	?= host
+
+deps-cachesim:
+	@scripts/deps.sh cachesim
+
+cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per lookup, every strategy (GEOMETRY=host|zen4|neoverse-n1, RUN=folder)
+	@dir=$$(RUN='$(RUN)' COMMAND='make cachesim' scripts/results-dir.sh) && \
+	 python3 scripts/cachesim.py --driver $(BUILD)/bin/opsbench-run --out "$$dir" --geometry $(GEOMETRY)
+
+deps-perf:
+	@scripts/deps.sh perf
+
+perf: deps-perf $(TOOLS) ## perf stat of every strategy, setup subtracted (RUN=folder)
+	@dir=$$(RUN='$(RUN)' COMMAND='make perf' scripts/results-dir.sh) && \
+	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" scripts/perf.sh
+
+deps-hyperfine:
+	@scripts/deps.sh hyperfine
+
+hyperfine: deps-hyperfine $(TOOLS) ## every strategy as a whole process under hyperfine (RUN=folder)
+	@dir=$$(RUN='$(RUN)' COMMAND='make hyperfine' scripts/results-dir.sh) && \
+	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" scripts/hyperfine.sh
+
 deps-test:
-	@scripts/deps.sh test bench $(if $(filter clang%,$(CCNAME)),clang)
+	@scripts/deps.sh test bench cachesim hyperfine $(if $(filter clang%,$(CCNAME)),clang)
 
 test: deps-test ## install what is missing, then run every test (plain, then under ASan+UBSan)
 	@$(MAKE) --no-print-directory test-unit test-asan

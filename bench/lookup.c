@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "opsbench/compiler.h"
+#include "opsbench/pmu.h"
 #include "opsbench/strategy.h"
 #include "suite.h"
 
@@ -29,7 +30,24 @@ struct lookup_arg {
 	struct ob_tree *tree;
 	struct ob_run run;
 	struct ob_mem mem;
+	struct pmu_reading pmu;		/* counters of the last run */
 };
+
+/*
+ * Hardware counters, one group per process, opened at the first lookup
+ * benchmark.  The line saying what cannot be counted is printed once per
+ * process unless OPSBENCH_PMU_QUIET is set (make bench prints it once).
+ */
+static struct pmu pmu = { .leader = -1 };
+static int pmu_state;			/* 0: not tried, 1: opened (maybe empty) */
+
+static void pmu_once(void)
+{
+	if (pmu_state)
+		return;
+	pmu_open(&pmu, getenv("OPSBENCH_PMU_QUIET") ? NULL : stderr);
+	pmu_state = 1;
+}
 
 /* The scenario's workload and pollution buffer, shared by its strategies. */
 static int prepare_scenario(struct scenario *sc, char *msg, size_t len)
@@ -64,6 +82,7 @@ static int lookup_prepare(void *arg, char *msg, size_t len)
 
 	if (ret || a->tree)
 		return ret;
+	pmu_once();
 	if (a->s->build(&a->sc->wl, &a->tree, &err)) {
 		snprintf(msg, len, "%s", err.msg);
 		return err.code;
@@ -105,8 +124,12 @@ static uint64_t pollute_body(void *arg, uint64_t iters)
 static uint64_t lookup_body(void *arg, uint64_t iters)
 {
 	struct lookup_arg *a = arg;
+	uint64_t sum;
 
-	return a->s->run(a->tree, &a->run, iters);
+	pmu_start(&pmu);
+	sum = a->s->run(a->tree, &a->run, iters);
+	pmu_stop(&pmu, &a->pmu);
+	return sum;
 }
 
 static void lookup_report(void *arg, struct ob_gb_state *st, uint64_t iters)
@@ -118,6 +141,14 @@ static void lookup_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 	ob_gb_counter(st, "total_bytes", (double)a->mem.total, OB_GB_PLAIN);
 	ob_gb_counter(st, "dentries", (double)a->sc->wl.n_nodes, OB_GB_PLAIN);
 	ob_gb_counter(st, "components_per_lookup", (double)a->sc->params.path_depth, OB_GB_PLAIN);
+	for (int e = 0; e < PMU_NR_EVENTS; e++) {
+		char name[64];
+
+		if (!a->pmu.counted[e])
+			continue;
+		snprintf(name, sizeof(name), "%s/lookup", pmu_event_name(e));
+		ob_gb_counter(st, name, a->pmu.value[e], OB_GB_PER_ITER);
+	}
 	ob_gb_label(st, a->s->name);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - install what a make target needs and is missing (Debian/Ubuntu).
 #
-#   scripts/deps.sh GROUP...     groups: build test clang bench
+#   scripts/deps.sh GROUP...     groups: build test clang bench cachesim perf hyperfine
 #
 # Prints each package it installs and why; prints nothing when all is there.
 # Needs root or sudo to install; otherwise says exactly what to run.
@@ -18,6 +18,10 @@ declare -A why=(
 	[libbenchmark-tools]="Google Benchmark's compare.py"
 	[python3]="result scripts"
 	[python3-scipy]="compare.py's statistics"
+	[valgrind]="deterministic cache simulation (make cachesim)"
+	[util-linux]="setarch, to run without ASLR"
+	[linux-perf]="perf stat (make perf)"
+	[hyperfine]="whole-process timing (make hyperfine)"
 )
 
 pkgs=()
@@ -27,7 +31,10 @@ for group in "$@"; do
 	test)	pkgs+=(gcc make libcmocka-dev) ;;
 	clang)	pkgs+=(clang libclang-rt-14-dev) ;;
 	bench)	pkgs+=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy) ;;
-	*)	echo "deps.sh: unknown group '$group' (build, test, clang, bench)" >&2; exit 2 ;;
+	cachesim) pkgs+=(valgrind util-linux python3) ;;
+	perf)	pkgs+=(linux-perf) ;;
+	hyperfine) pkgs+=(hyperfine) ;;
+	*)	echo "deps.sh: unknown group '$group' (build test clang bench cachesim perf hyperfine)" >&2; exit 2 ;;
 	esac
 done
 

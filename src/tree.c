@@ -32,7 +32,7 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 	t->wl = wl;
 	t->n = wl->n_nodes;
 	t->stride = s->object_size;
-	for (t->buckets = 16; t->buckets < t->n; t->buckets <<= 1)
+	for (t->buckets = 16; t->buckets < 2 * t->n; t->buckets <<= 1)
 		;
 	t->hash_shift = 32 - (unsigned int)__builtin_ctzll(t->buckets);
 	for (size_t i = 0; i < t->n; i++)

@@ -49,43 +49,51 @@ static inline struct hlist_bl_node *hlist_bl_first_rcu(const struct hlist_bl_hea
 static __always_inline bool d_matches(const struct dentry *parent, const struct dentry *d,
 				      const struct qstr *name, bool custom)
 {
-	if (d->d_parent != parent)
-		return false;
 	if (unlikely(custom)) {
-		if (d->d_name.hash != name->hash)
+		if (d->d_name.hash != name->hash || d->d_parent != parent)
 			return false;
 		return OP_CALL(parent, d_compare, d, d->d_name.len, d->d_name.name, name) == 0;
 	}
-	if (d->d_name.hash_len != name->hash_len)
+	/* Linux 6.x order: the u64 hash+len rejects most neighbours first. */
+	if (d->d_name.hash_len != name->hash_len || d->d_parent != parent)
 		return false;
 	return dentry_string_cmp(d->d_name.name, name->name, name->len) == 0;
+}
+
+/* The match: its sequence count goes back with it (__d_lookup_rcu's *seqp). */
+static __always_inline struct dentry *d_found(struct hlist_bl_node *node, unsigned int *seqp)
+{
+	struct dentry *d = chain_entry(node);
+
+	*seqp = READ_ONCE(d->d_seq);
+	return d;
 }
 
 #ifdef STRATEGY_HOIST_COMPARE
 /* The chain walk for directories with a compare op (out of line, like 6.x). */
 static noinline struct dentry *d_lookup_op_compare(const struct ob_tree *t,
 						   const struct dentry *parent,
-						   const struct qstr *name)
+						   const struct qstr *name, unsigned int *seqp)
 {
 	struct hlist_bl_node *node;
 
 	for (node = hlist_bl_first_rcu(d_hash_bucket(t, name->hash)); node; node = node->next)
 		if (d_matches(parent, chain_entry(node), name, true))
-			return chain_entry(node);
+			return d_found(node, seqp);
 	return NULL;
 }
 #endif
 
-/* __d_lookup_rcu: the child of @parent called @name, or NULL. */
+/* __d_lookup_rcu: the child of @parent called @name (and its d_seq), or NULL. */
 static __always_inline struct dentry *d_lookup(const struct ob_tree *t,
 					       const struct dentry *parent,
-					       const struct qstr *name)
+					       const struct qstr *name, unsigned int *seqp)
 {
 	struct hlist_bl_node *node;
 
 #ifdef STRATEGY_HOIST_COMPARE
 	if (unlikely(OP_PRESENT(parent, d_compare, DCACHE_OP_COMPARE)))
-		return d_lookup_op_compare(t, parent, name);
+		return d_lookup_op_compare(t, parent, name, seqp);
 #endif
 	for (node = hlist_bl_first_rcu(d_hash_bucket(t, name->hash)); node; node = node->next) {
 #ifdef STRATEGY_HOIST_COMPARE
@@ -94,7 +102,7 @@ static __always_inline struct dentry *d_lookup(const struct ob_tree *t,
 		bool custom = OP_PRESENT(parent, d_compare, DCACHE_OP_COMPARE);
 #endif
 		if (d_matches(parent, chain_entry(node), name, custom))
-			return chain_entry(node);
+			return d_found(node, seqp);
 	}
 	return NULL;
 }
@@ -104,10 +112,18 @@ static __always_inline struct dentry *d_lookup(const struct ob_tree *t,
  * @path: '/'-separated components; NAME_PAD readable bytes after its NUL.
  * Returns NULL when a component does not exist, a found dentry is stale, or
  * a component followed by '/' is not a directory.
+ *
+ * RCU-walk's sequence counts are read as the kernel reads them: the start
+ * directory's by path_init(), each child's by __d_lookup_rcu(), and the
+ * parent's again by lookup_fast() after the lookup, to validate it.  Nothing
+ * writes them here, but the loads are part of the path's cost: they are why
+ * a directory's line 0 is always in cache when its d_flags are tested.
  */
 static __always_inline struct dentry *walk_path(const struct ob_tree *t,
 						struct dentry *dir, const char *path)
 {
+	unsigned int seq = READ_ONCE(dir->d_seq), next_seq;
+
 	while (*path == '/')
 		path++;
 	if (!*path)
@@ -124,12 +140,16 @@ static __always_inline struct dentry *walk_path(const struct ob_tree *t,
 		    (this.len == 1 || path[1] == '.')) {
 			/* "." and "..": no hashing, no lookup. */
 			child = this.len == 1 ? dir : dir->d_parent;
+			next_seq = READ_ONCE(child->d_seq);
 		} else {
 			if (unlikely(OP_PRESENT(dir, d_hash, DCACHE_OP_HASH)) &&
 			    OP_CALL(dir, d_hash, dir, &this) < 0)
 				return NULL;
-			child = d_lookup(t, dir, &this);
+			child = d_lookup(t, dir, &this, &next_seq);
 			if (!child)
+				return NULL;
+			/* lookup_fast: the parent did not change while we looked. */
+			if (unlikely(READ_ONCE(dir->d_seq) != seq))
 				return NULL;
 			if (unlikely(OP_PRESENT(child, d_revalidate, DCACHE_OP_REVALIDATE)) &&
 			    OP_CALL(child, d_revalidate, child, 0) <= 0)
@@ -147,6 +167,7 @@ static __always_inline struct dentry *walk_path(const struct ob_tree *t,
 		if (!*path)
 			return child;
 		dir = child;
+		seq = next_seq;
 	}
 }
 

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""cachesim.py - deterministic cache misses per lookup, under valgrind.
+
+    cachesim.py --driver BIN --out DIR [--geometry host|zen4|neoverse-n1]
+                [--lookups N] [--scenarios all|tiny] [--strategies a,b]
+
+Runs opsbench-run once per (scenario, strategy) under callgrind with its
+cache simulator and an explicit cache geometry.  Collection is off at start
+and toggled on entering ob_measured_lookups() (the driver's timed loop) and
+off again inside ob_pollute(): only the lookups' own instructions and misses
+are counted, while the pollution's accesses still go through the simulated
+caches and evict lines, as the scenario intends.  ASLR is switched off
+(setarch -R) so that addresses, hash salts and therefore every count are the
+same on every run.
+
+Writes DIR/cachesim.csv and DIR/cachesim.md (temporary names, then renamed).
+"""
+import argparse
+import csv
+import io
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# Named geometries: (size, associativity, line) for I1, D1 and LL.  The LL of
+# valgrind's model is the last level; for Neoverse N1 that is taken as the
+# core's private 1 MiB L2, since its system-level cache depends on the SoC.
+GEOMETRIES = {
+    "zen4": {"I1": (32768, 8, 64), "D1": (32768, 8, 64), "LL": (33554432, 16, 64)},
+    "neoverse-n1": {"I1": (65536, 4, 64), "D1": (65536, 4, 64), "LL": (1048576, 8, 64)},
+}
+
+# Scenarios: a name, what it shows, and the driver's flags.  "{l1x2}" is twice
+# the host L1D in bytes: enough pollution to evict ops tables and parents.
+SCENARIOS = [
+    ("L1-default-warm", "small tree, no custom ops, caches warm",
+     ["--dentries", "128", "--custom", "0"]),
+    ("L1-default-coldops", "small tree, no custom ops, 2x L1D touched between lookups (ops tables and parents evicted)",
+     ["--dentries", "128", "--custom", "0", "--pollute", "{l1x2}"]),
+    ("L1-10pct-coldops", "small tree, 10% of directories with custom ops, cold ops tables",
+     ["--dentries", "128", "--custom", "0.1", "--pollute", "{l1x2}"]),
+    ("L1-100pct-warm", "small tree, every directory with custom ops",
+     ["--dentries", "128", "--custom", "1"]),
+    ("LLC-default", "87k dentries (half the sysfs LLC), no custom ops",
+     ["--dentries", "87381", "--custom", "0"]),
+    ("depth4-default", "4-component paths, 4096 dentries, no custom ops",
+     ["--dentries", "4096", "--custom", "0", "--depth", "4"]),
+]
+TINY = [("tiny-default-coldops", "smoke test: 64 dentries, cold ops",
+         ["--dentries", "64", "--custom", "0", "--pollute", "{l1x2}"])]
+
+
+class CachesimError(Exception):
+    pass
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def sysfs_cache(level, kind):
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    for i in range(16):
+        d = f"{base}/index{i}"
+        if read(f"{d}/level") != str(level) or read(f"{d}/type") not in kind:
+            continue
+        size = read(f"{d}/size")
+        ways = read(f"{d}/ways_of_associativity")
+        line = read(f"{d}/coherency_line_size")
+        if not (size and ways and line):
+            return None
+        mult = {"K": 1 << 10, "M": 1 << 20}.get(size[-1], 1)
+        return int(size.rstrip("KM")) * mult, int(ways), int(line)
+    return None
+
+
+def valgrind_shape(size, ways, line):
+    """Round a cache down to what valgrind accepts: a power-of-two set count."""
+    ways = max(1, ways)
+    sets = max(1, size // (ways * line))
+    p2 = 1 << (sets.bit_length() - 1)
+    return p2 * ways * line, ways, line
+
+
+def host_geometry():
+    d1 = sysfs_cache(1, ("Data", "Unified"))
+    i1 = sysfs_cache(1, ("Instruction", "Unified"))
+    ll = None
+    for level in (4, 3, 2):
+        ll = sysfs_cache(level, ("Unified", "Data"))
+        if ll:
+            break
+    if not (d1 and ll):
+        raise CachesimError("sysfs gives no cache geometry here: use --geometry zen4 or neoverse-n1")
+    return {"I1": valgrind_shape(*(i1 or d1)), "D1": valgrind_shape(*d1), "LL": valgrind_shape(*ll)}
+
+
+def parse_callgrind(path):
+    events, totals = None, None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("totals:") or (totals is None and line.startswith("summary:")):
+                totals = [int(x) for x in line.split()[1:]]
+    if not events or not totals:
+        raise CachesimError(f"{path}: no events/totals line: not a callgrind profile")
+    return dict(zip(events, totals + [0] * (len(events) - len(totals))))
+
+
+def strategies(driver):
+    out = subprocess.run([driver, "--list"], capture_output=True, text=True)
+    if out.returncode:
+        raise CachesimError(f"{driver} --list failed: {out.stderr.strip()}")
+    names = []
+    for line in out.stdout.splitlines()[1:]:
+        if not line.strip() or line.startswith(("scenario", " ")):
+            continue
+        names.append((line.split()[0], "baseline" in line))
+    return names
+
+
+def run_one(driver, geometry, flags, lookups, workdir):
+    out_file = os.path.join(workdir, "callgrind.out")
+    cmd = ["setarch", platform.machine(), "-R",
+           "valgrind", "--tool=callgrind", "--cache-sim=yes",
+           "--collect-atstart=no", "--toggle-collect=ob_measured_lookups",
+           "--toggle-collect=ob_pollute", f"--callgrind-out-file={out_file}"]
+    for level in ("I1", "D1", "LL"):
+        cmd.append(f"--{level}=" + ",".join(str(x) for x in geometry[level]))
+    cmd += [driver, "--no-pmu", "--lookups", str(lookups)] + flags
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode:
+        raise CachesimError("valgrind failed (%d): %s\n%s" % (res.returncode, " ".join(cmd),
+                                                            res.stderr.strip()[-2000:]))
+    counts = parse_callgrind(out_file)
+    os.unlink(out_file)
+    return counts
+
+
+def write_atomic(path, text):
+    tmp = path + ".part"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--driver", required=True)
+    ap.add_argument("--out", required=True, help="results folder to write into")
+    ap.add_argument("--geometry", default="host", choices=["host"] + sorted(GEOMETRIES))
+    ap.add_argument("--lookups", type=int, default=20000)
+    ap.add_argument("--scenarios", default="all", choices=["all", "tiny"])
+    ap.add_argument("--strategies", default="", help="comma-separated; default: all")
+    args = ap.parse_args()
+
+    try:
+        if args.lookups < 1:
+            raise CachesimError(f"--lookups {args.lookups}: must be at least 1")
+        if not os.path.isdir(args.out):
+            raise CachesimError(f"--out {args.out}: no such folder")
+        if not os.access(args.out, os.W_OK):
+            raise CachesimError(f"--out {args.out}: not writable")
+        for tool in ("valgrind", "setarch"):
+            if not shutil.which(tool):
+                raise CachesimError(f"{tool} not found: `make cachesim` installs valgrind with apt-get; "
+                                    "install it by hand if that failed")
+        geometry = host_geometry() if args.geometry == "host" else GEOMETRIES[args.geometry]
+        l1x2 = 2 * geometry["D1"][0]
+        wanted = {s for s in args.strategies.split(",") if s}
+        strats = strategies(args.driver)
+        unknown = wanted - {n for n, _ in strats}
+        if unknown:
+            raise CachesimError(f"--strategies: no such strategy: {', '.join(sorted(unknown))}")
+        scenarios = TINY if args.scenarios == "tiny" else SCENARIOS
+
+        rows = []
+        total = sum(1 for _ in scenarios) * len(strats)
+        k = 0
+        with tempfile.TemporaryDirectory() as work:
+            for name, what, flags in scenarios:
+                flags = [f.format(l1x2=l1x2) for f in flags]
+                custom = float(flags[flags.index("--custom") + 1])
+                for strat, no_custom in strats:
+                    k += 1
+                    if wanted and strat not in wanted:
+                        continue
+                    if strat == "direct" and custom > 0:
+                        continue
+                    print(f"cachesim: [{k}/{total}] {name} {strat}", file=sys.stderr)
+                    c = run_one(args.driver, geometry, ["--strategy", strat] + flags, args.lookups, work)
+                    n = args.lookups
+                    rows.append({
+                        "scenario": name,
+                        "strategy": strat,
+                        "lookups": n,
+                        "instructions_per_lookup": c.get("Ir", 0) / n,
+                        "data_reads_per_lookup": c.get("Dr", 0) / n,
+                        "D1_misses_per_lookup": (c.get("D1mr", 0) + c.get("D1mw", 0)) / n,
+                        "D1_read_misses_per_lookup": c.get("D1mr", 0) / n,
+                        "LL_misses_per_lookup": (c.get("DLmr", 0) + c.get("DLmw", 0)) / n,
+                        "I1_misses_per_lookup": c.get("I1mr", 0) / n,
+                    })
+    except CachesimError as e:
+        sys.exit(f"cachesim: {e}")
+
+    geo = "; ".join(f"{lvl} {s} B, {w}-way, {l} B lines" for lvl, (s, w, l) in geometry.items())
+    buf = io.StringIO()
+    fields = list(rows[0].keys()) if rows else ["scenario", "strategy"]
+    w = csv.DictWriter(buf, fieldnames=fields + ["geometry"], lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow({**{k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()},
+                    "geometry": f"{args.geometry}: {geo}"})
+    write_atomic(os.path.join(args.out, "cachesim.csv"), buf.getvalue())
+
+    md = [f"## Simulated cache behaviour (callgrind)\n",
+          f"Geometry `{args.geometry}`: {geo}. {args.lookups} lookups per run; only the lookups are "
+          f"counted (the pollution's own accesses are simulated but not counted). Exact and "
+          f"repeatable: the same binary gives the same numbers on every run.\n"]
+    for name, what, _ in scenarios:
+        sel = [r for r in rows if r["scenario"] == name]
+        if not sel:
+            continue
+        md.append(f"### {name}: {what}\n")
+        md.append("| strategy | instructions/lookup | D1 misses/lookup | D1 read misses/lookup | LL misses/lookup | data reads/lookup |")
+        md.append("|---|---|---|---|---|---|")
+        for r in sel:
+            md.append(f"| {r['strategy']} | {r['instructions_per_lookup']:.1f} | {r['D1_misses_per_lookup']:.3f} | "
+                      f"{r['D1_read_misses_per_lookup']:.3f} | {r['LL_misses_per_lookup']:.3f} | "
+                      f"{r['data_reads_per_lookup']:.1f} |")
+        md.append("")
+    write_atomic(os.path.join(args.out, "cachesim.md"), "\n".join(md) + "\n")
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()

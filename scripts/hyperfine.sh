@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# hyperfine.sh - every strategy as a whole process, timed by hyperfine, with
+# a zero-lookup run of the same scenario so the setup can be subtracted.
+#
+#   DRIVER=... OUT=dir [RUNS=10] [LOOKUPS=2000000] [SCENARIO='--dentries 128 --custom 0'] scripts/hyperfine.sh
+#
+# Writes OUT/hyperfine.json and OUT/hyperfine.md (hyperfine's own exports).
+set -euo pipefail
+driver=${DRIVER:?}
+out=${OUT:?}
+runs=${RUNS:-10}
+lookups=${LOOKUPS:-2000000}
+scenario=${SCENARIO:---dentries 128 --custom 0}
+
+if ! command -v hyperfine >/dev/null; then
+	echo "hyperfine: not installed (\`make hyperfine\` installs it with apt-get; install hyperfine by hand if that failed)" >&2
+	exit 1
+fi
+cmds=(-n "setup only (0 lookups)" "$driver --no-pmu --strategy default_ops --lookups 0 $scenario")
+for s in $("$driver" --list | awk 'NR > 1 && NF && !/^scenario|^  / { print $1 }'); do
+	[[ $s == direct && " $scenario " != *" --custom 0 "* ]] && continue
+	cmds+=(-n "$s" "$driver --no-pmu --strategy $s --lookups $lookups $scenario")
+done
+hyperfine -N --warmup 2 --runs "$runs" --export-json "$out/hyperfine.json.part" \
+	--export-markdown "$out/hyperfine.md.part" "${cmds[@]}"
+mv "$out/hyperfine.json.part" "$out/hyperfine.json"
+mv "$out/hyperfine.md.part" "$out/hyperfine.md"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# perf.sh - `perf stat` over opsbench-run for every strategy: the same six
+# events as the in-process PMU layer, user space only, repeated, minus a
+# zero-lookup run of the same scenario (the setup), per lookup.
+#
+#   DRIVER=... OUT=dir [REPEAT=5] [LOOKUPS=2000000] [SCENARIO='--dentries 128'] scripts/perf.sh
+#
+# Writes OUT/perf.csv and OUT/perf.md.  Where the machine cannot count (a VM
+# without a PMU, perf_event_paranoid), it says so in one line, writes that
+# line to OUT/perf.md, and points at `make cachesim`.
+set -uo pipefail
+driver=${DRIVER:?}
+out=${OUT:?}
+repeat=${REPEAT:-5}
+lookups=${LOOKUPS:-2000000}
+read -r -a scenario <<<"${SCENARIO:---dentries 128 --custom 0}"
+events=cycles:u,instructions:u,branches:u,branch-misses:u,L1-dcache-load-misses:u,LLC-load-misses:u
+
+if ! command -v perf >/dev/null; then
+	echo "perf: the perf tool is not installed (Debian: linux-perf); see make cachesim for simulated counts" >&2
+	exit 1
+fi
+probe=$(perf stat -x, -e instructions:u true 2>&1 >/dev/null)
+if ! grep -qE '^[0-9]+,' <<<"$probe"; then
+	why=$(grep -m1 -oE '<not supported>|<not counted>|Permission|paranoid|No such|not supported' <<<"$probe" || true)
+	msg="perf: hardware counters are not available here (${why:-perf stat failed}: a VM without a PMU, or perf_event_paranoid); make cachesim gives simulated instructions and cache misses"
+	echo "$msg" >&2
+	printf '## perf stat\n\n%s\n' "$msg" >"$out/perf.md.part" && mv "$out/perf.md.part" "$out/perf.md"
+	exit 0
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+stat() { # strategy lookups -> CSV "event,value" averaged over the repeats
+	perf stat -x, -r "$repeat" -e "$events" -o "$tmp/stat" -- \
+		"$driver" --no-pmu --strategy "$1" --lookups "$2" "${scenario[@]}" >/dev/null || return 1
+	awk -F, '$1 ~ /^[0-9.]+$/ { sub(/:u$/, "", $3); print $3 "," $1 }' "$tmp/stat"
+}
+
+echo "strategy,event,per_lookup,lookups,repeats,scenario" >"$tmp/perf.csv"
+for s in $("$driver" --list | awk 'NR > 1 && NF && !/^scenario|^  / { print $1 }'); do
+	[[ $s == direct && " ${scenario[*]} " != *" --custom 0 "* ]] && continue
+	echo "perf: $s" >&2
+	stat "$s" "$lookups" >"$tmp/full" && stat "$s" 0 >"$tmp/setup" || {
+		echo "perf: perf stat failed for $s" >&2
+		exit 1
+	}
+	join -t, <(sort "$tmp/full") <(sort "$tmp/setup") |
+		awk -F, -v s="$s" -v n="$lookups" -v r="$repeat" -v sc="${scenario[*]}" \
+			'{ printf "%s,%s,%.4f,%d,%d,%s\n", s, $1, ($2 - $3) / n, n, r, sc }' >>"$tmp/perf.csv"
+done
+mv "$tmp/perf.csv" "$out/perf.csv"
+python3 - "$out/perf.csv" "${scenario[*]}" "$lookups" "$repeat" >"$out/perf.md.part" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+events = list(dict.fromkeys(r["event"] for r in rows))
+strategies = list(dict.fromkeys(r["strategy"] for r in rows))
+value = {(r["strategy"], r["event"]): r["per_lookup"] for r in rows}
+print("## perf stat (per lookup, setup subtracted)\n")
+print(f"Scenario: `{sys.argv[2]}`, {sys.argv[3]} lookups, {sys.argv[4]} repeats.\n")
+print("| strategy | " + " | ".join(f"{e}/lookup" for e in events) + " |")
+print("|---|" + "---|" * len(events))
+for s in strategies:
+    print(f"| {s} | " + " | ".join(value.get((s, e), "n/a") for e in events) + " |")
+PY
+mv "$out/perf.md.part" "$out/perf.md"
+cat "$out/perf.md"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# results-dir.sh - print the results folder a tool should write into:
+# $RUN if set (it must exist), else the newest complete run under results/,
+# else a new folder (with meta.json) made for the purpose.
+#
+#   dir=$(scripts/results-dir.sh)   # exit 2 with a message if RUN is bad
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ -n ${RUN:-} ]]; then
+	if [[ ! -d $RUN ]]; then
+		echo "RUN=$RUN: no such results folder" >&2
+		exit 2
+	fi
+	if [[ -e $RUN/INCOMPLETE ]]; then
+		echo "RUN=$RUN: an incomplete run ($(cat "$RUN/INCOMPLETE")); choose a complete one" >&2
+		exit 2
+	fi
+	echo "$RUN"
+	exit 0
+fi
+newest=$(ls -1d results/*-*-[0-9]*-[0-9]* 2>/dev/null | while read -r d; do
+	[[ -e $d/INCOMPLETE ]] || echo "$d"
+done | sort -t- -k3,4 | tail -n 1)
+if [[ -n $newest ]]; then
+	echo "$newest"
+	exit 0
+fi
+host=$(hostname -s 2>/dev/null || hostname)
+dir="results/$host-$(uname -m)-$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$dir"
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+"$py" scripts/meta.py --profile none --command "${COMMAND:-}" >"$dir/meta.json"
+echo "$dir"

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# test_tools_smoke.sh - the whole-process tools on tiny scenarios:
+# cachesim (deterministic: two runs, identical numbers), perf (the one-line
+# refusal where counters are missing, and the arithmetic with a stand-in
+# perf that prints what `perf stat -x,` prints), hyperfine, and the driver's
+# argument handling (every bad input exits 2 with the bad value named).
+#
+#   OPSBENCH_RUN=path/to/opsbench-run tests/test_tools_smoke.sh
+set -u
+cd "$(dirname "$0")/.."
+run=${OPSBENCH_RUN:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+check() {
+	local name=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then
+		pass=$((pass + 1))
+		echo "[       OK ] $name"
+	else
+		fail=$((fail + 1))
+		echo "[  FAILED  ] $name"
+		sed 's/^/    /' "$tmp/out" | tail -20
+	fi
+}
+
+# ---- the driver's command line ----
+
+# bad_input "expected text" args...: exit status 2 and the message names the value.
+bad_input() {
+	local want=$1
+	shift
+	"$run" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
+	local rc=$?
+	[[ $rc == 2 ]] || { echo "exit $rc, not 2, for: $*"; cat "$tmp/bad.err"; return 1; }
+	grep -qF -- "$want" "$tmp/bad.err" || { echo "no '$want' in: $(cat "$tmp/bad.err")"; return 1; }
+	[[ ! -s $tmp/bad.out ]] || { echo "printed a result for bad input: $*"; return 1; }
+}
+check "driver: no --strategy" bad_input "--strategy is required"
+check "driver: unknown strategy" bad_input "'nosuch'" -s nosuch
+check "driver: unknown flag" bad_input "unknown option '--frobnicate'" --frobnicate -s direct
+check "driver: missing value" bad_input "needs a value" -s direct --dentries
+check "driver: non-numeric dentries" bad_input "'12abc'" -s direct --dentries 12abc
+check "driver: negative lookups" bad_input "'-5'" -s direct --lookups -5
+check "driver: zero dentries" bad_input "dentries=0" -s direct --dentries 0
+check "driver: too many dentries" bad_input "'999999999999'" -s direct --dentries 999999999999
+check "driver: custom share above 1" bad_input "'1.5'" -s direct --custom 1.5
+check "driver: custom share NaN" bad_input "'nan'" -s direct --custom nan
+check "driver: zipf out of range" bad_input "'11'" -s direct --order zipf --zipf 11
+check "driver: unknown order" bad_input "'random'" -s direct --order random
+check "driver: unknown personality" bad_input "'ext4'" -s null_tested --personalities ext4
+check "driver: bad pollution bytes" bad_input "'12Q'" -s direct --pollute 12Q
+check "driver: stray argument" bad_input "unexpected argument 'extra'" -s direct extra
+check "driver: direct with custom ops" bad_input "cannot run a workload with custom ops" -s direct --custom 0.5
+check "driver: tree too shallow" bad_input "path_depth" -s direct --dentries 3 --depth 4
+
+zero_lookups_builds_only() {
+	"$run" -s flag_gated --lookups 0 --no-pmu >"$tmp/zero" || return 1
+	grep -q '"lookups":0,' "$tmp/zero" && grep -q '"ns_per_lookup":0.0000' "$tmp/zero"
+}
+check "driver: --lookups 0 builds and reports, measures nothing" zero_lookups_builds_only
+json_line_parses() {
+	"$run" -s embedded --lookups 1000 --dentries 300 | tail -n 1 | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+assert d["strategy"] == "embedded" and d["object_bytes"] == 208 and d["dentries"] == 300, d
+assert "cycles/lookup" in d, d'
+}
+check "driver: the last line is JSON with the scenario's figures" json_line_parses
+check "driver: --help lists every flag" bash -c "'$run' --help | grep -q -- '--no-pmu' && '$run' --help | grep -q -- '--pollute'"
+
+# ---- results folders ----
+
+check "results-dir: a RUN that does not exist is refused" \
+	bash -c "! RUN=$tmp/nope scripts/results-dir.sh 2>/dev/null; [[ \$(RUN=$tmp/nope scripts/results-dir.sh 2>&1) == *'no such results folder'* ]]"
+
+# ---- cachesim ----
+
+if command -v valgrind >/dev/null; then
+	mkdir -p "$tmp/cs1" "$tmp/cs2"
+	cachesim_twice_identical() {
+		python3 scripts/cachesim.py --driver "$run" --out "$tmp/cs1" --scenarios tiny \
+			--lookups 2000 --strategies flag_gated,null_tested || return 1
+		python3 scripts/cachesim.py --driver "$run" --out "$tmp/cs2" --scenarios tiny \
+			--lookups 2000 --strategies flag_gated,null_tested || return 1
+		cmp "$tmp/cs1/cachesim.csv" "$tmp/cs2/cachesim.csv" && [[ $(wc -l <"$tmp/cs1/cachesim.csv") == 3 ]] &&
+			grep -q '^tiny-default-coldops,flag_gated,2000,' "$tmp/cs1/cachesim.csv"
+	}
+	check "cachesim: two runs give identical numbers" cachesim_twice_identical
+	cachesim_refuses() {
+		! python3 scripts/cachesim.py --driver "$run" --out "$tmp" --strategies nosuch 2>"$tmp/err" &&
+			grep -q 'no such strategy: nosuch' "$tmp/err" &&
+			! python3 scripts/cachesim.py --driver "$run" --out "$tmp/none" 2>"$tmp/err" &&
+			grep -q 'no such folder' "$tmp/err"
+	}
+	check "cachesim: an unknown strategy or a missing folder is refused" cachesim_refuses
+else
+	echo "[  SKIPPED ] cachesim: valgrind is not installed"
+fi
+
+# ---- perf ----
+
+mkdir -p "$tmp/fakebin" "$tmp/perf-real" "$tmp/perf-fake"
+perf_here() {
+	# Whatever this machine's PMU: perf.sh either counts or says why in one line.
+	DRIVER=$run OUT=$tmp/perf-real REPEAT=1 LOOKUPS=1000 scripts/perf.sh && [[ -s $tmp/perf-real/perf.md ]]
+}
+if command -v perf >/dev/null; then
+	check "perf: counts, or says in one line that it cannot" perf_here
+fi
+cat >"$tmp/fakebin/perf" <<'FAKE'
+#!/usr/bin/env bash
+# A stand-in for `perf stat -x, [-r N] -e EVENTS [-o FILE] -- cmd`: runs cmd and
+# reports 1000 + 10 x lookups of each event, as perf's CSV does.
+out=/dev/stderr; events=; cmd=()
+while (($#)); do
+	case $1 in
+	-o) out=$2; shift 2 ;; -e) events=$2; shift 2 ;; -r|-x) shift 2 ;;
+	--) shift; cmd=("$@"); break ;; *) shift ;;
+	esac
+done
+n=0
+for ((i = 0; i < ${#cmd[@]}; i++)); do [[ ${cmd[i]} == --lookups ]] && n=${cmd[i+1]}; done
+((${#cmd[@]})) && "${cmd[@]}" >/dev/null
+{ echo "# started on today"; echo
+  IFS=, read -r -a ev <<<"$events"
+  for e in "${ev[@]}"; do echo "$((1000 + 10 * n)),,$e,1.00%,100,100.00,,"; done; } >"$out"
+FAKE
+chmod +x "$tmp/fakebin/perf"
+perf_arithmetic() {
+	PATH="$tmp/fakebin:$PATH" DRIVER=$run OUT=$tmp/perf-fake REPEAT=2 LOOKUPS=500 \
+		SCENARIO='--dentries 64 --custom 0' scripts/perf.sh >/dev/null || return 1
+	# (1000 + 10 * 500 - 1000) / 500 = 10 per lookup for every event and strategy.
+	grep -q '^flag_gated,instructions,10.0000,500,2,' "$tmp/perf-fake/perf.csv" &&
+		[[ $(grep -c ',10.0000,' "$tmp/perf-fake/perf.csv") == $((6 * 8)) ]] &&
+		grep -q '| direct |' "$tmp/perf-fake/perf.md"
+}
+check "perf: setup subtracted and divided per lookup (stand-in perf)" perf_arithmetic
+
+# ---- hyperfine ----
+
+if command -v hyperfine >/dev/null; then
+	hyperfine_exports() {
+		DRIVER=$run OUT=$tmp RUNS=2 LOOKUPS=1000 SCENARIO='--dentries 64 --custom 0' \
+			scripts/hyperfine.sh >/dev/null || return 1
+		python3 -c '
+import json, sys
+names = [r["command"] for r in json.load(open(sys.argv[1]))["results"]]
+assert len(names) == 9 and "flag_gated" in names and names[0].startswith("setup only"), names
+' "$tmp/hyperfine.json" && [[ -s $tmp/hyperfine.md ]]
+	}
+	check "hyperfine: JSON and Markdown with every strategy and the setup run" hyperfine_exports
+fi
+
+echo "tools smoke: $pass passed, $fail failed"
+exit "$fail"
