@@ -3,18 +3,28 @@
 
 # ---- configuration (override on the command line) ----
 
+ARCH		?= $(shell uname -m | sed -e 's/aarch64/arm64/')
+HOST_ARCH	:= $(shell uname -m | sed -e 's/aarch64/arm64/')
+
 # Compiler: gcc by default; `make CC=clang` builds with clang (and clang++).
-CC		:= $(if $(filter default,$(origin CC)),gcc,$(CC))
-CXX		:= $(if $(filter default,$(origin CXX)),$(if $(filter clang%,$(notdir $(CC))),clang++,g++),$(CXX))
+# ARCH=arm64 on another machine cross-builds with aarch64-linux-gnu-gcc/g++.
+ifeq ($(ARCH)-$(HOST_ARCH),arm64-x86_64)
+CROSS		:= aarch64-linux-gnu-
+endif
+CC		:= $(if $(filter default,$(origin CC)),$(CROSS)gcc,$(CC))
+CXX		:= $(if $(filter default,$(origin CXX)),$(if $(filter clang%,$(notdir $(CC))),clang++,$(CROSS)g++),$(CXX))
+AR		:= $(if $(filter default,$(origin AR)),$(CROSS)ar,$(AR))
+ifeq ($(filter x86_64 arm64,$(ARCH)),)
+$(error ARCH=$(ARCH): expected x86_64 or arm64)
+endif
 # Optimisation and debug info of every build.
 OPT		?= -O2 -g
 # Extra flags added to every compile.
 EXTRA_CFLAGS	?=
 
-ARCH		?= $(shell uname -m | sed -e 's/aarch64/arm64/')
 CCNAME		:= $(notdir $(firstword $(CC)))
-BUILD		?= build/$(ARCH)-$(CCNAME)
-ASAN_BUILD	?= build/$(ARCH)-$(CCNAME)-asan
+BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))
+ASAN_BUILD	?= $(BUILD)-asan
 
 # V=1 shows every command; by default one short line per step, kernel-style.
 Q		:= $(if $(V),,@)
@@ -32,7 +42,8 @@ CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
 .PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-bench bench \
-	cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine clean help
+	cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
+	disasm clean help
 
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
@@ -83,7 +94,7 @@ ASAN_TOOLS	:= $(patsubst bench/%.c,$(ASAN_BUILD)/bin/%,$(TOOL_SRCS))
 
 # ---- targets ----
 
-all: lib tests tools ## build the library, the tests and the tools
+all: lib tests tools $(if $(CROSS),suite) ## build the library, tests and tools (ARCH=arm64: cross-build, suite too)
 
 lib: $(BUILD)/libopsbench.a ## build the static library
 
@@ -130,6 +141,40 @@ deps-hyperfine:
 hyperfine: deps-hyperfine $(TOOLS) ## every strategy as a whole process under hyperfine (RUN=folder)
 	@dir=$$(RUN='$(RUN)' COMMAND='make hyperfine' scripts/results-dir.sh) && \
 	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" scripts/hyperfine.sh
+
+# ---- arm64: cross-built here, tests run under qemu-aarch64 ----
+QEMU		?= qemu-aarch64
+QEMU_LD_PREFIX	?= /usr/aarch64-linux-gnu
+ARM64_BUILD	:= build/arm64-gcc
+
+deps-arm64:
+	@scripts/deps.sh arm64
+
+test-arm64: deps-arm64 ## cross-build for arm64 and run every unit test under qemu-aarch64
+	@$(MAKE) --no-print-directory ARCH=arm64 all
+	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD) scripts/test-arm64.sh
+
+# ---- make disasm: each strategy's dispatch sites, x86-64 (plain and with
+# retpolines) and arm64, from objects built with OB_DISASM_SITES ----
+DISASM_DIR	:= build/disasm
+STRATEGY_SRCS	:= $(wildcard src/strategies/*.c)
+DISASM_FLAGS	:= -std=c11 -O2 $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -DOB_DISASM_SITES
+DISASM_OBJS	:= $(foreach v,x86_64 x86_64-retpoline arm64,\
+		     $(patsubst src/strategies/%.c,$(DISASM_DIR)/$(v)/%.o,$(STRATEGY_SRCS)))
+
+$(DISASM_DIR)/x86_64/%.o: src/strategies/%.c $(wildcard src/model/*.h include/opsbench/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)gcc $(DISASM_FLAGS) -c $< -o $@
+$(DISASM_DIR)/x86_64-retpoline/%.o: src/strategies/%.c $(wildcard src/model/*.h include/opsbench/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)gcc $(DISASM_FLAGS) -mindirect-branch=thunk -mfunction-return=keep -c $< -o $@
+$(DISASM_DIR)/arm64/%.o: src/strategies/%.c $(wildcard src/model/*.h include/opsbench/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)aarch64-linux-gnu-gcc $(DISASM_FLAGS) -c $< -o $@
+
+disasm: deps-arm64 ## each strategy's hash-op and compare-op call sites, x86-64 (also with retpolines) and arm64 side by side
+	@$(MAKE) --no-print-directory $(DISASM_OBJS)
+	@python3 scripts/disasm.py --dir $(DISASM_DIR) --out $(DISASM_DIR)/disasm.md
 
 deps-test:
 	@scripts/deps.sh test bench cachesim hyperfine $(if $(filter clang%,$(CCNAME)),clang)

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
 #include "opsbench/strategy.h"
+#include "opsbench/sysinfo.h"
 #include "opsbench/workload.h"
 
 #define EXIT_USAGE 2
@@ -287,6 +289,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "opsbench-run: --strategy '%s': no such strategy (see --list)\n", o.strategy);
 		return EXIT_USAGE;
 	}
+	char why[256];
+	bool emulated = ob_emulated(why, sizeof(why));
+
+	if (emulated)
+		fprintf(stderr, "opsbench-run: %s; timings mean nothing here and are not printed\n", why);
 	if (workload_generate(&o.wl, &wl, &err)) {
 		fprintf(stderr, "opsbench-run: %s\n", err.msg);
 		return err.code == -EINVAL ? EXIT_USAGE : 1;
@@ -326,17 +333,25 @@ int main(int argc, char **argv)
 
 	double per = o.lookups ? 1.0 / (double)o.lookups : 0.0;
 
-	printf("%s: %" PRIu64 " lookups in %.3f ms, %.2f ns/lookup; %zu dentries of %zu B, %.1f KiB in all; %zu/%zu of the list found",
-	       s->name, o.lookups, ns / 1e6, ns * per, wl.n_nodes, mem.object_size,
+	char timing[96] = "emulated: no timing";
+
+	if (!emulated)
+		snprintf(timing, sizeof(timing), "in %.3f ms, %.2f ns/lookup", ns / 1e6, ns * per);
+	printf("%s: %" PRIu64 " lookups %s; %zu dentries of %zu B, %.1f KiB in all; %zu/%zu of the list found",
+	       s->name, o.lookups, timing, wl.n_nodes, mem.object_size,
 	       mem.total / 1024.0, found, wl.n_lookups);
 	for (int e = 0; e < PMU_NR_EVENTS; e++)
 		if (reading.counted[e])
 			printf("; %.2f %s/lookup", reading.value[e] * per, pmu_event_name(e));
-	printf("\n{\"strategy\":\"%s\",\"lookups\":%" PRIu64 ",\"wall_ns\":%.0f,\"ns_per_lookup\":%.4f,"
-	       "\"dentries\":%zu,\"object_bytes\":%zu,\"total_bytes\":%zu,\"list_found\":%zu,"
+	printf("\n{\"strategy\":\"%s\",\"lookups\":%" PRIu64 ",\"emulated\":%s,",
+	       s->name, o.lookups, emulated ? "true" : "false");
+	if (emulated)
+		printf("\"wall_ns\":null,\"ns_per_lookup\":null,");
+	else
+		printf("\"wall_ns\":%.0f,\"ns_per_lookup\":%.4f,", ns, ns * per);
+	printf("\"dentries\":%zu,\"object_bytes\":%zu,\"total_bytes\":%zu,\"list_found\":%zu,"
 	       "\"list_len\":%zu",
-	       s->name, o.lookups, ns, ns * per, wl.n_nodes,
-	       mem.object_size, mem.total, found, wl.n_lookups);
+	       wl.n_nodes, mem.object_size, mem.total, found, wl.n_lookups);
 	for (int e = 0; e < PMU_NR_EVENTS; e++) {
 		if (reading.counted[e])
 			printf(",\"%s/lookup\":%.4f", pmu_event_name(e), reading.value[e] * per);

@@ -233,6 +233,11 @@ rest:
 		return EXIT_USAGE;
 	}
 
+	char why[256];
+
+	if (ob_emulated(why, sizeof(why)))
+		fprintf(stderr, "opsbench-suite: %s; its timings mean nothing and are not results\n", why);
+
 	/* Profile defaults first, then whatever is left of the command line. */
 	char filter_flag[512];
 	char **gb_argv = calloc((size_t)(argc - optind) + 8, sizeof(char *));

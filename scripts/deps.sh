@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - install what a make target needs and is missing (Debian/Ubuntu).
 #
-#   scripts/deps.sh GROUP...     groups: build test clang bench cachesim perf hyperfine
+#   scripts/deps.sh GROUP...     groups: build test clang bench cachesim perf hyperfine arm64
 #
 # Prints each package it installs and why; prints nothing when all is there.
 # Needs root or sudo to install; otherwise says exactly what to run.
@@ -22,6 +22,12 @@ declare -A why=(
 	[util-linux]="setarch, to run without ASLR"
 	[linux-perf]="perf stat (make perf)"
 	[hyperfine]="whole-process timing (make hyperfine)"
+	[gcc-aarch64-linux-gnu]="arm64 cross compiler (make ARCH=arm64)"
+	[g++-aarch64-linux-gnu]="arm64 cross C++ compiler for the shim"
+	[qemu-user]="running arm64 tests under emulation (make test-arm64)"
+	[libcmocka-dev:arm64]="arm64 cmocka"
+	[libbenchmark-dev:arm64]="arm64 Google Benchmark"
+	[binutils-aarch64-linux-gnu]="arm64 objdump (make disasm)"
 )
 
 pkgs=()
@@ -34,7 +40,9 @@ for group in "$@"; do
 	cachesim) pkgs+=(valgrind util-linux python3) ;;
 	perf)	pkgs+=(linux-perf) ;;
 	hyperfine) pkgs+=(hyperfine) ;;
-	*)	echo "deps.sh: unknown group '$group' (build test clang bench cachesim perf hyperfine)" >&2; exit 2 ;;
+	arm64)	pkgs+=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user
+		       libcmocka-dev:arm64 libbenchmark-dev:arm64) ;;
+	*)	echo "deps.sh: unknown group '$group' (build test clang bench cachesim perf hyperfine arm64)" >&2; exit 2 ;;
 	esac
 done
 
@@ -52,6 +60,7 @@ if ! command -v apt-get >/dev/null; then
 	exit 1
 fi
 sudo=()
+run_root() { "${sudo[@]}" "$@"; }
 if [[ $(id -u) != 0 ]]; then
 	if command -v sudo >/dev/null; then
 		sudo=(sudo)
@@ -64,5 +73,10 @@ for p in "${missing[@]}"; do
 	echo "opsbench: installing $p (${why[$p]:-needed})"
 done
 export DEBIAN_FRONTEND=noninteractive
+if printf '%s\n' "${missing[@]}" | grep -q ':arm64$' &&
+	! dpkg --print-foreign-architectures | grep -qx arm64; then
+	echo "opsbench: adding the arm64 architecture to dpkg (dpkg --add-architecture arm64)"
+	run_root dpkg --add-architecture arm64
+fi
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -81,6 +81,35 @@ void ob_read_caches(struct ob_caches *c, const char *sysfs_root)
 		c->llc = c->l2;		/* no L2 either: keep the fallback's shape */
 }
 
+bool ob_emulated(char *why, size_t len)
+{
+#if defined(__aarch64__)
+	static const char *const foreign[] = { "vendor_id", "GenuineIntel", "AuthenticAMD" };
+	const char *self = "aarch64";
+#elif defined(__x86_64__)
+	static const char *const foreign[] = { "CPU implementer", "CPU architecture: 8" };
+	const char *self = "x86-64";
+#else
+	static const char *const foreign[] = { NULL };
+	const char *self = "this architecture";
+#endif
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	bool hit = false;
+
+	if (!f)
+		return false;
+	while (!hit && fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < sizeof(foreign) / sizeof(foreign[0]) && foreign[i]; i++)
+			if (!strncmp(line, foreign[i], strlen(foreign[i])) || strstr(line, foreign[i]))
+				hit = true;
+	fclose(f);
+	if (hit && why)
+		snprintf(why, len, "an %s program on a CPU that /proc/cpuinfo says is another "
+			 "architecture: running under emulation (qemu-user?)", self);
+	return hit;
+}
+
 size_t ob_mem_available(void)
 {
 	FILE *f = fopen("/proc/meminfo", "r");

@@ -32,6 +32,15 @@ struct ob_caches {
  */
 void ob_read_caches(struct ob_caches *c, const char *sysfs_root);
 
+/*
+ * ob_emulated - are we running under a user-mode emulator (qemu-user)?
+ * Detected when /proc/cpuinfo describes another architecture than the one
+ * this program was built for (qemu-user passes the host's through).  When
+ * true, @why (if not NULL) gets a phrase for messages.  Emulated timings mean
+ * nothing: callers say so and never report them as measurements.
+ */
+bool ob_emulated(char *why, size_t len);
+
 /* Bytes of memory available now (MemAvailable), or 0 if unknown. */
 size_t ob_mem_available(void);
 

@@ -30,7 +30,7 @@ struct ob_tree {
 	uint32_t *slot;			/* node index -> arena slot */
 	struct inode *inodes;		/* one per node */
 	struct hlist_bl_head *hashtable; /* dentry_hashtable */
-	size_t buckets;			/* a power of two >= n */
+	size_t buckets;			/* a power of two >= 2n (kernel tables are emptier) */
 	unsigned int hash_shift;	/* bucket = hash >> hash_shift */
 	char *ext_names;		/* names of DNAME_INLINE_LEN bytes or more */
 	size_t ext_names_size;

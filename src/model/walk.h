@@ -42,6 +42,18 @@ static inline struct hlist_bl_node *hlist_bl_first_rcu(const struct hlist_bl_hea
 #define chain_entry(pos)	container_of(pos, struct dentry, d_hash)
 
 /*
+ * The two dispatch sites.  Normally inline; `make disasm` builds with
+ * OB_DISASM_SITES so that each is an out-of-line function whose machine code
+ * objdump can show: site_d_hash (the parent's hash op, per component) and
+ * site_d_compare (one chain entry's match test, with the compare op).
+ */
+#ifdef OB_DISASM_SITES
+#define OB_SITE	noinline __attribute__((used))
+#else
+#define OB_SITE	__always_inline
+#endif
+
+/*
  * Is candidate @d the child @name of @parent?  One chain entry's test, with
  * the compare op looked for here (per entry, Linux 2.6.38 .. 5.x) or not
  * (@custom decided once per lookup, Linux 6.x).
@@ -58,6 +70,26 @@ static __always_inline bool d_matches(const struct dentry *parent, const struct 
 	if (d->d_name.hash_len != name->hash_len || d->d_parent != parent)
 		return false;
 	return dentry_string_cmp(d->d_name.name, name->name, name->len) == 0;
+}
+
+/* Site: one chain entry, with the compare op looked for per entry (or not). */
+static OB_SITE bool site_d_compare(const struct dentry *parent, const struct dentry *d,
+				   const struct qstr *name)
+{
+#ifdef STRATEGY_HOIST_COMPARE
+	return d_matches(parent, d, name, false);
+#else
+	return d_matches(parent, d, name, OP_PRESENT(parent, d_compare, DCACHE_OP_COMPARE));
+#endif
+}
+
+/* Site: the parent's hash op for one component; negative errno to fail. */
+static OB_SITE int site_d_hash(const struct dentry *dir, struct qstr *name)
+{
+	(void)name;			/* unused where the strategy has no ops */
+	if (unlikely(OP_PRESENT(dir, d_hash, DCACHE_OP_HASH)))
+		return OP_CALL(dir, d_hash, dir, name);
+	return 0;
 }
 
 /* The match: its sequence count goes back with it (__d_lookup_rcu's *seqp). */
@@ -95,15 +127,9 @@ static __always_inline struct dentry *d_lookup(const struct ob_tree *t,
 	if (unlikely(OP_PRESENT(parent, d_compare, DCACHE_OP_COMPARE)))
 		return d_lookup_op_compare(t, parent, name, seqp);
 #endif
-	for (node = hlist_bl_first_rcu(d_hash_bucket(t, name->hash)); node; node = node->next) {
-#ifdef STRATEGY_HOIST_COMPARE
-		bool custom = false;
-#else
-		bool custom = OP_PRESENT(parent, d_compare, DCACHE_OP_COMPARE);
-#endif
-		if (d_matches(parent, chain_entry(node), name, custom))
+	for (node = hlist_bl_first_rcu(d_hash_bucket(t, name->hash)); node; node = node->next)
+		if (site_d_compare(parent, chain_entry(node), name))
 			return d_found(node, seqp);
-	}
 	return NULL;
 }
 
@@ -142,8 +168,7 @@ static __always_inline struct dentry *walk_path(const struct ob_tree *t,
 			child = this.len == 1 ? dir : dir->d_parent;
 			next_seq = READ_ONCE(child->d_seq);
 		} else {
-			if (unlikely(OP_PRESENT(dir, d_hash, DCACHE_OP_HASH)) &&
-			    OP_CALL(dir, d_hash, dir, &this) < 0)
+			if (site_d_hash(dir, &this) < 0)
 				return NULL;
 			child = d_lookup(t, dir, &this, &next_seq);
 			if (!child)

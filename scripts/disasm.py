@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""disasm.py - each strategy's dispatch sites as machine code, side by side.
+
+    disasm.py --dir build/disasm --out build/disasm/disasm.md
+
+Reads the objects `make disasm` builds with OB_DISASM_SITES (one folder per
+variant: x86_64, x86_64-retpoline, arm64), where the two dispatch sites of the
+walk are out-of-line functions: site_d_hash (the parent's hash op, once per
+component) and site_d_compare (one hash-chain entry's match test, with the
+compare op).  Disassembles them with objdump (relocations shown, so call
+targets have names) and writes one Markdown file: a table of instruction
+counts, then per strategy and site the three variants in columns.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+VARIANTS = [("x86_64", "objdump", "x86-64 (gcc -O2)"),
+            ("x86_64-retpoline", "objdump", "x86-64, -mindirect-branch=thunk"),
+            ("arm64", "aarch64-linux-gnu-objdump", "arm64 (aarch64-linux-gnu-gcc -O2)")]
+SITES = [("site_d_hash", "hash-op call site (per component)"),
+         ("site_d_compare", "compare-op site (per hash-chain entry)")]
+WIDTH = 60
+
+
+def strategies_in(folder):
+    order = []
+    list_h = os.path.join(os.path.dirname(__file__), "..", "src", "strategies", "list.h")
+    with open(list_h) as f:
+        for line in f:
+            m = re.match(r"STRATEGY\((\w+)\)", line.strip())
+            if m:
+                order.append(m.group(1))
+    present = {n[:-2] for n in os.listdir(folder) if n.endswith(".o")}
+    return [s for s in order if s in present]
+
+
+def disassemble(objdump, path):
+    res = subprocess.run([objdump, "-dr", "--no-show-raw-insn", path], capture_output=True, text=True)
+    if res.returncode:
+        sys.exit(f"disasm.py: {objdump} {path}: {res.stderr.strip()}")
+    funcs, cur = {}, None
+    for line in res.stdout.splitlines():
+        m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
+        if m:
+            cur = funcs.setdefault(m.group(1), [])
+            continue
+        if cur is None or not line.strip():
+            cur = None if not line.strip() else cur
+            continue
+        reloc = re.match(r"^\s+[0-9a-f]+: (R_\S+)\s+(\S+)", line)
+        if reloc and cur:
+            cur[-1] = (cur[-1][0], cur[-1][1] + f"  <{reloc.group(2)}>")
+            continue
+        ins = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", line)
+        if ins:
+            text = re.sub(r"\s+", " ", ins.group(2)).strip()
+            # Drop objdump's comments: x86 "# addr <sym>", arm64 "// #imm";
+            # arm64 immediates ("#0x1") stay.
+            text = re.sub(r"\s(#\s|//).*$", "", text)
+            cur.append((ins.group(1), text))
+    return funcs
+
+
+def is_padding(text):
+    return text in ("nop", "xchg %ax,%ax") or text.startswith(("nopw", "nopl", "cs nopw", "data16"))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    for _, tool, _ in VARIANTS:
+        if not shutil.which(tool):
+            sys.exit(f"disasm.py: {tool} not found (`make disasm` installs binutils-aarch64-linux-gnu)")
+    base = os.path.join(args.dir, VARIANTS[0][0])
+    if not os.path.isdir(base):
+        sys.exit(f"disasm.py: {base}: no objects; run `make disasm`")
+    strategies = strategies_in(base)
+    code = {}
+    for variant, tool, _ in VARIANTS:
+        for s in strategies:
+            path = os.path.join(args.dir, variant, s + ".o")
+            if not os.path.exists(path):
+                sys.exit(f"disasm.py: {path} is missing; run `make disasm`")
+            funcs = disassemble(tool, path)
+            for site, _ in SITES:
+                if site not in funcs:
+                    sys.exit(f"disasm.py: {path}: no function {site}: was it built with OB_DISASM_SITES?")
+                code[(variant, s, site)] = [t for _, t in funcs[site] if not is_padding(t)]
+
+    out = ["# Dispatch sites in machine code\n",
+           "Made by `make disasm` from the real strategy sources, built with `-DOB_DISASM_SITES` so that "
+           "the two dispatch sites of the walk are out-of-line functions objdump can find. Each site is "
+           "shown whole: the op test, the load of the op, the call (or the inline default), and the "
+           "function's own entry and return (which inlined code does not pay; as a separate function "
+           "the compiler also turns the op call into a tail jump, where inline it is a call). "
+           "site_d_compare includes the inline default compare (hash+len, parent, word-at-a-time bytes). Counts exclude alignment "
+           "padding. `flag_hoisted` tests the compare flag once per lookup, outside this site, and calls "
+           "an out-of-line chain walk when it is set; its per-entry site is the plain compare.\n",
+           "## Instructions per site\n",
+           "| strategy | " + " | ".join(f"{site} {v}" for site, _ in SITES for v, _, _ in VARIANTS) + " |",
+           "|---|" + "---|" * (len(SITES) * len(VARIANTS))]
+    for s in strategies:
+        out.append(f"| {s} | " + " | ".join(str(len(code[(v, s, site)])) for site, _ in SITES
+                                              for v, _, _ in VARIANTS) + " |")
+    out.append("")
+    for s in strategies:
+        out.append(f"## {s}\n")
+        for site, what in SITES:
+            cols = [code[(v, s, site)] for v, _, _ in VARIANTS]
+            out.append(f"### {site}: {what}\n")
+            out.append("```")
+            out.append("".join(f"{title[:WIDTH - 2]:<{WIDTH}}" for _, _, title in VARIANTS).rstrip())
+            out.append("".join("-" * (WIDTH - 2) + "  " for _ in VARIANTS).rstrip())
+            for i in range(max(len(c) for c in cols)):
+                row = ""
+                for c in cols:
+                    cell = c[i] if i < len(c) else ""
+                    row += f"{cell[:WIDTH - 2]:<{WIDTH}}"
+                out.append(row.rstrip())
+            out.append("```\n")
+    tmp = args.out + ".part"
+    with open(tmp, "w") as f:
+        f.write("\n".join(out) + "\n")
+    os.replace(tmp, args.out)
+    print(f"disasm: wrote {args.out}", file=sys.stderr)
+    print("\n".join(out[:4 + len(strategies) + 2]))
+
+
+if __name__ == "__main__":
+    main()
