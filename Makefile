@@ -43,7 +43,7 @@ CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 .DEFAULT_GOAL	:= all
 .PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-bench bench \
 	cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
-	disasm clean help
+	disasm report compare deps-report clean help
 
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
@@ -176,13 +176,33 @@ disasm: deps-arm64 ## each strategy's hash-op and compare-op call sites, x86-64 
 	@$(MAKE) --no-print-directory $(DISASM_OBJS)
 	@python3 scripts/disasm.py --dir $(DISASM_DIR) --out $(DISASM_DIR)/disasm.md
 
+DISASM_X86	:= $(foreach v,x86_64 x86_64-retpoline,\
+		     $(patsubst src/strategies/%.c,$(DISASM_DIR)/$(v)/%.o,$(STRATEGY_SRCS)))
+
+deps-report:
+	@scripts/deps.sh report
+
+report: deps-report ## report.md, plots and claims for RUN=folder (default: the newest complete run)
+	@$(MAKE) --no-print-directory $(DISASM_X86)
+	@dir=$$(RUN='$(RUN)' scripts/results-dir.sh --existing) && \
+	 python3 scripts/disasm.py --dir $(DISASM_DIR) --out "$$dir/disasm.md" >/dev/null && \
+	 python3 scripts/report.py "$$dir"
+
+# Two results folders for make compare.
+A		?=
+B		?=
+
+compare: deps-report ## compare two results folders: make compare A=results/x B=results/y
+	@test -n '$(A)' -a -n '$(B)' || { echo "make compare: give two results folders, A=... B=..." >&2; exit 2; }
+	@python3 scripts/compare_runs.py '$(A)' '$(B)'
+
 deps-test:
-	@scripts/deps.sh test bench cachesim hyperfine $(if $(filter clang%,$(CCNAME)),clang)
+	@scripts/deps.sh test bench cachesim hyperfine report $(if $(filter clang%,$(CCNAME)),clang)
 
 test: deps-test ## install what is missing, then run every test (plain, then under ASan+UBSan)
 	@$(MAKE) --no-print-directory test-unit test-asan
 
-SCRIPT_TESTS	:= $(wildcard tests/test_*.sh)
+SCRIPT_TESTS	:= $(wildcard tests/test_*.sh tests/test_*.py)
 
 test-unit: $(TESTS) $(TOOLS) $(SUITE) ## run the unit and script tests (no dependency step)
 	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(SUITE) \

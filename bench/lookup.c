@@ -208,7 +208,7 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 	const struct size_class sizes_smoke[] = { { "tiny", 64 * PAPER_OBJECT } };
 	static const unsigned int custom_full[] = { 0, 1, 10, 50, 100 }, custom_quick[] = { 0, 10 };
 	static const enum lookup_order order_full[] = { ORDER_SORTED, ORDER_UNIFORM, ORDER_ZIPF };
-	static const enum lookup_order order_quick[] = { ORDER_UNIFORM };
+	static const enum lookup_order order_quick[] = { ORDER_SORTED, ORDER_UNIFORM };
 	static const unsigned int depth_full[] = { 1, 4 }, depth_quick[] = { 1 };
 	const size_t pollute[] = { 0, 2 * c->l1d };
 
@@ -228,14 +228,14 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 	case PROFILE_SMOKE:
 		sizes = sizes_smoke, n_sizes = 1;
 		custom = custom_quick, n_custom = ARRAY_SIZE(custom_quick);
-		order = order_quick, n_order = 1;
+		order = order_quick + 1, n_order = 1;	/* uniform */
 		depth = depth_quick, n_depth = 1;
 		n_pollute = 1;
 		break;
 	default:
 		sizes = sizes_quick, n_sizes = ARRAY_SIZE(sizes_quick);
 		custom = custom_quick, n_custom = ARRAY_SIZE(custom_quick);
-		order = order_quick, n_order = 1;
+		order = order_quick, n_order = ARRAY_SIZE(order_quick);
 		depth = depth_quick, n_depth = 1;
 		break;
 	}

@@ -36,17 +36,21 @@ GEOMETRIES = {
 # Scenarios: a name, what it shows, and the driver's flags.  "{l1x2}" is twice
 # the host L1D in bytes: enough pollution to evict ops tables and parents.
 SCENARIOS = [
-    ("L1-default-warm", "small tree, no custom ops, caches warm",
+    ("L1-0pct-warm", "small tree, no custom ops, caches warm",
      ["--dentries", "128", "--custom", "0"]),
-    ("L1-default-coldops", "small tree, no custom ops, 2x L1D touched between lookups (ops tables and parents evicted)",
+    ("L1-0pct-coldops", "small tree, no custom ops, 2x L1D touched between lookups (ops tables and parents evicted)",
      ["--dentries", "128", "--custom", "0", "--pollute", "{l1x2}"]),
-    ("L1-10pct-coldops", "small tree, 10% of directories with custom ops, cold ops tables",
+    ("L1-10pct-coldops", "as above, 10% of directories with custom ops",
      ["--dentries", "128", "--custom", "0.1", "--pollute", "{l1x2}"]),
-    ("L1-100pct-warm", "small tree, every directory with custom ops",
+    ("L1-50pct-coldops", "as above, 50% of directories with custom ops",
+     ["--dentries", "128", "--custom", "0.5", "--pollute", "{l1x2}"]),
+    ("L1-100pct-coldops", "as above, every directory with custom ops",
+     ["--dentries", "128", "--custom", "1", "--pollute", "{l1x2}"]),
+    ("L1-100pct-warm", "small tree, every directory with custom ops, caches warm",
      ["--dentries", "128", "--custom", "1"]),
-    ("LLC-default", "87k dentries (half the sysfs LLC), no custom ops",
+    ("LLC-0pct", "87k dentries (half the sysfs LLC), no custom ops",
      ["--dentries", "87381", "--custom", "0"]),
-    ("depth4-default", "4-component paths, 4096 dentries, no custom ops",
+    ("depth4-0pct", "4-component paths, 4096 dentries, no custom ops",
      ["--dentries", "4096", "--custom", "0", "--depth", "4"]),
 ]
 TINY = [("tiny-default-coldops", "smoke test: 64 dentries, cold ops",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - install what a make target needs and is missing (Debian/Ubuntu).
 #
-#   scripts/deps.sh GROUP...     groups: build test clang bench cachesim perf hyperfine arm64
+#   scripts/deps.sh GROUP...     groups: build test clang bench cachesim perf hyperfine arm64 report
 #
 # Prints each package it installs and why; prints nothing when all is there.
 # Needs root or sudo to install; otherwise says exactly what to run.
@@ -28,6 +28,7 @@ declare -A why=(
 	[libcmocka-dev:arm64]="arm64 cmocka"
 	[libbenchmark-dev:arm64]="arm64 Google Benchmark"
 	[binutils-aarch64-linux-gnu]="arm64 objdump (make disasm)"
+	[gnuplot-nox]="plots (make report)"
 )
 
 pkgs=()
@@ -40,9 +41,10 @@ for group in "$@"; do
 	cachesim) pkgs+=(valgrind util-linux python3) ;;
 	perf)	pkgs+=(linux-perf) ;;
 	hyperfine) pkgs+=(hyperfine) ;;
+	report)	pkgs+=(gnuplot-nox python3 gcc libbenchmark-tools python3-scipy) ;;
 	arm64)	pkgs+=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user
 		       libcmocka-dev:arm64 libbenchmark-dev:arm64) ;;
-	*)	echo "deps.sh: unknown group '$group' (build test clang bench cachesim perf hyperfine arm64)" >&2; exit 2 ;;
+	*)	echo "deps.sh: unknown group '$group' (build test clang bench cachesim perf hyperfine arm64 report)" >&2; exit 2 ;;
 	esac
 done
 

@@ -12,6 +12,7 @@ targets have names) and writes one Markdown file: a table of instruction
 counts, then per strategy and site the three variants in columns.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -74,15 +75,20 @@ def main():
     ap.add_argument("--dir", required=True)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    for _, tool, _ in VARIANTS:
-        if not shutil.which(tool):
-            sys.exit(f"disasm.py: {tool} not found (`make disasm` installs binutils-aarch64-linux-gnu)")
     base = os.path.join(args.dir, VARIANTS[0][0])
     if not os.path.isdir(base):
         sys.exit(f"disasm.py: {base}: no objects; run `make disasm`")
+    variants = []
+    for v in VARIANTS:
+        if not os.path.isdir(os.path.join(args.dir, v[0])):
+            print(f"disasm.py: no {v[0]} objects: that column is left out", file=sys.stderr)
+        elif not shutil.which(v[1]):
+            sys.exit(f"disasm.py: {v[1]} not found (`make disasm` installs binutils-aarch64-linux-gnu)")
+        else:
+            variants.append(v)
     strategies = strategies_in(base)
     code = {}
-    for variant, tool, _ in VARIANTS:
+    for variant, tool, _ in variants:
         for s in strategies:
             path = os.path.join(args.dir, variant, s + ".o")
             if not os.path.exists(path):
@@ -103,20 +109,20 @@ def main():
            "padding. `flag_hoisted` tests the compare flag once per lookup, outside this site, and calls "
            "an out-of-line chain walk when it is set; its per-entry site is the plain compare.\n",
            "## Instructions per site\n",
-           "| strategy | " + " | ".join(f"{site} {v}" for site, _ in SITES for v, _, _ in VARIANTS) + " |",
-           "|---|" + "---|" * (len(SITES) * len(VARIANTS))]
+           "| strategy | " + " | ".join(f"{site} {v}" for site, _ in SITES for v, _, _ in variants) + " |",
+           "|---|" + "---|" * (len(SITES) * len(variants))]
     for s in strategies:
         out.append(f"| {s} | " + " | ".join(str(len(code[(v, s, site)])) for site, _ in SITES
-                                              for v, _, _ in VARIANTS) + " |")
+                                              for v, _, _ in variants) + " |")
     out.append("")
     for s in strategies:
         out.append(f"## {s}\n")
         for site, what in SITES:
-            cols = [code[(v, s, site)] for v, _, _ in VARIANTS]
+            cols = [code[(v, s, site)] for v, _, _ in variants]
             out.append(f"### {site}: {what}\n")
             out.append("```")
-            out.append("".join(f"{title[:WIDTH - 2]:<{WIDTH}}" for _, _, title in VARIANTS).rstrip())
-            out.append("".join("-" * (WIDTH - 2) + "  " for _ in VARIANTS).rstrip())
+            out.append("".join(f"{title[:WIDTH - 2]:<{WIDTH}}" for _, _, title in variants).rstrip())
+            out.append("".join("-" * (WIDTH - 2) + "  " for _ in variants).rstrip())
             for i in range(max(len(c) for c in cols)):
                 row = ""
                 for c in cols:
@@ -128,8 +134,15 @@ def main():
     with open(tmp, "w") as f:
         f.write("\n".join(out) + "\n")
     os.replace(tmp, args.out)
+    counts = {s: {site: {v: len(code[(v, s, site)]) for v, _, _ in variants} for site, _ in SITES}
+              for s in strategies}
+    json_out = os.path.splitext(args.out)[0] + ".json"
+    with open(json_out + ".part", "w") as f:
+        json.dump({"instructions_per_site": counts}, f, indent=1)
+        f.write("\n")
+    os.replace(json_out + ".part", json_out)
     print(f"disasm: wrote {args.out}", file=sys.stderr)
-    print("\n".join(out[:4 + len(strategies) + 2]))
+    print("\n".join(out[2:5 + len(strategies)]))
 
 
 if __name__ == "__main__":

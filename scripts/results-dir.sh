@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # results-dir.sh - print the results folder a tool should write into:
 # $RUN if set (it must exist), else the newest complete run under results/,
-# else a new folder (with meta.json) made for the purpose.
+# else a new folder (with meta.json) made for the purpose, unless --existing
+# is given (then no run at all is an error).
 #
-#   dir=$(scripts/results-dir.sh)   # exit 2 with a message if RUN is bad
+#   dir=$(scripts/results-dir.sh [--existing])   # exit 2 with a message if RUN is bad
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ -n ${RUN:-} ]]; then
@@ -24,6 +25,10 @@ done | sort -t- -k3,4 | tail -n 1)
 if [[ -n $newest ]]; then
 	echo "$newest"
 	exit 0
+fi
+if [[ ${1:-} == --existing ]]; then
+	echo "no complete results folder under results/: run make bench first, or give RUN=folder" >&2
+	exit 2
 fi
 host=$(hostname -s 2>/dev/null || hostname)
 dir="results/$host-$(uname -m)-$(date +%Y%m%d-%H%M%S)"

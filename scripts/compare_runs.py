@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""compare_runs.py - compare two results folders (two machines, two compilers...).
+
+    compare_runs.py A B [--out FILE]
+
+Writes a Markdown comparison (default: B/compare-vs-<name of A>.md): the two
+machines and builds side by side, then per benchmark present in both the
+median of each, the ratio B/A, whether the 95% CIs of the medians overlap,
+and the p-value of Google Benchmark's compare.py (two-sided Mann-Whitney U
+test over the repetitions) where that tool is installed.  Lookup benchmarks
+are grouped by scenario.  Exit status 2 for a missing or malformed folder.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import obstats  # noqa: E402
+import report  # noqa: E402
+
+COMPARE_PY = "/usr/share/benchmark/compare.py"
+
+
+def utest(a, b):
+    """{name: p-value} from Google Benchmark's compare.py, or None if it is not installed."""
+    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    if not os.path.exists(COMPARE_PY):
+        return None, f"Google Benchmark's compare.py is not installed ({COMPARE_PY}; Debian: libbenchmark-tools): no U test"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cmp.json")
+        res = subprocess.run([py, COMPARE_PY, "-a", "--no-color", "-d", out, "benchmarks",
+                              os.path.join(a, "benchmarks.json"), os.path.join(b, "benchmarks.json")],
+                             capture_output=True, text=True)
+        if res.returncode or not os.path.exists(out):
+            tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
+            return None, f"compare.py failed ({tail}): no U test"
+        with open(out) as f:
+            rows = json.load(f)
+    p = {}
+    for r in rows:
+        u = r.get("utest") or {}
+        if "time_pvalue" in u:
+            p[r["name"]] = (u["time_pvalue"], u.get("have_optimal_repetitions", False))
+    return p, "p: two-sided Mann-Whitney U test of Google Benchmark's compare.py on the repetitions' real time"
+
+
+def describe(meta):
+    cc = (meta.get("cc") or {}).get("version")
+    return [meta.get("host"), meta.get("arch"), meta.get("cpu_model"), meta.get("kernel"), cc,
+            (meta.get("git") or {}).get("commit", "")[:12], meta.get("profile"), meta.get("date")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    try:
+        A, B = report.load_run(args.a), report.load_run(args.b)
+    except report.InputError as e:
+        print(f"compare: {e}", file=sys.stderr)
+        sys.exit(2)
+    p, how = utest(args.a, args.b)
+    out_path = args.out or os.path.join(args.b, f"compare-vs-{os.path.basename(os.path.normpath(args.a))}.md")
+
+    lines = [f"# opsbench comparison: B = `{args.b}` against A = `{args.a}`\n",
+             report.table(["", "A", "B"], [[k, *v] for k, v in zip(
+                 ["host", "arch", "CPU", "kernel", "C compiler", "commit", "profile", "date"],
+                 zip(describe(A["meta"]), describe(B["meta"])))]) + "\n",
+             "Ratio B/A of the medians; `~` marks overlapping 95% CIs (no measurable difference). "
+             f"{how}.\n"]
+    common = [n for n in A["results"] if n in B["results"]]
+    groups = {}
+    for n in common:
+        words, _ = obstats.parse_name(n)
+        key = "/".join(n.split("/")[2:]) if words[0] == "lookup" else words[0]
+        groups.setdefault(key, []).append(n)
+    for key in sorted(groups):
+        rows = []
+        for n in sorted(groups[key]):
+            sa, sb = obstats.summarize(A["results"][n]["samples"]), obstats.summarize(B["results"][n]["samples"])
+            ratio = sb["median"] / sa["median"] if sa["median"] else float("nan")
+            row = [n.split("/")[1] if n.startswith("lookup/") else n, report.fmt(sa["median"]),
+                   report.fmt(sb["median"]), f"{ratio:.3f}{'' if obstats.differs(sa, sb) else ' ~'}"]
+            if p is not None:
+                pv = p.get(n)
+                row.append(f"{pv[0]:.4f}{'' if pv[1] else ' (few repetitions)'}" if pv else "n/a")
+            rows.append(row)
+        header = ["benchmark", "A median ns", "B median ns", "B/A"] + (["p"] if p is not None else [])
+        title = f"lookup {key.replace('/', ', ').replace(':', ' ')}" if "/" in key or key.startswith("size") else key
+        lines.append(f"## {title}\n\n" + report.table(header, rows) + "\n")
+    only_a = sorted(set(A["results"]) - set(B["results"]))
+    only_b = sorted(set(B["results"]) - set(A["results"]))
+    if only_a or only_b:
+        lines.append(f"Benchmarks in only one run: {len(only_a)} in A, {len(only_b)} in B (not compared).\n")
+    tmp = out_path + ".part"
+    with open(tmp, "w") as f:
+        f.write("\n".join(lines))
+    os.replace(tmp, out_path)
+    print(f"compare: wrote {out_path} ({len(common)} benchmarks in both; {how})")
+
+
+if __name__ == "__main__":
+    main()

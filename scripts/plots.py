@@ -1,0 +1,264 @@
+"""plots.py - the report's plots: data shaped here, drawn by gnuplot.
+
+Each plot is written as PNG and SVG into RESULTS/plots/, with its data file
+and gnuplot script beside it (so it can be redrawn and restyled by hand).
+Strategy names are drawn literally (gnuplot's "enhanced" text is off).
+"""
+import os
+import shutil
+import subprocess
+
+import obstats
+
+# Report order of the strategies (src/strategies/list.h), for stable colours.
+ORDER = ["null_tested", "default_ops", "flag_gated", "flag_hoisted", "embedded",
+         "parent_ops", "icall_wrapper", "direct"]
+SIZE_ORDER = {"tiny": 0, "L1": 1, "L2": 2, "LLC": 3, "DRAM": 4}
+
+
+class PlotError(Exception):
+    pass
+
+
+def strat_key(s):
+    return ORDER.index(s) if s in ORDER else len(ORDER)
+
+
+def lookups(results):
+    """{scenario-args-tuple: {strategy: summary}} for every lookup benchmark."""
+    out = {}
+    for name, entry in results.items():
+        words, args = obstats.parse_name(name)
+        if len(words) < 2 or words[0] != "lookup":
+            continue
+        key = tuple(sorted(args.items()))
+        out.setdefault(key, {})[words[1]] = obstats.summarize(entry["samples"])
+    return out
+
+
+def slug(args):
+    return "-".join(f"{k}{v}" for k, v in args if k != "dentries").replace(":", "")
+
+
+def cache_sizes(meta):
+    sizes = []
+    for c in (meta or {}).get("caches", []):
+        if c.get("type") in ("Data", "Unified") and c.get("size_bytes"):
+            sizes.append((f"L{c['level']}", c["size_bytes"]))
+    return sorted(sizes, key=lambda x: x[1])
+
+
+class Plotter:
+    def __init__(self, run_dir):
+        self.dir = os.path.join(run_dir, "plots")
+        self.made = []          # (file stem, title)
+        if not shutil.which("gnuplot"):
+            raise PlotError("gnuplot not found: `make report` installs gnuplot-nox with apt-get; "
+                            "install it by hand if that failed")
+        os.makedirs(self.dir, exist_ok=True)
+
+    def draw(self, stem, title, body, data):
+        """Write @data to STEM.dat, @body (gnuplot commands) to STEM.gp, draw PNG and SVG."""
+        with open(os.path.join(self.dir, stem + ".dat"), "w") as f:
+            f.write(data)
+        with open(os.path.join(self.dir, stem + ".gp"), "w") as f:
+            f.write(f"# {title}\n# data: {stem}.dat; drawn by scripts/plots.py\n")
+            f.write(f"datafile = '{stem}.dat'\n")
+            f.write(body)
+        driver = (f"set terminal pngcairo size 1100,620 noenhanced font 'DejaVu Sans,11'\n"
+                  f"set output '{stem}.png.part'\nload '{stem}.gp'\nunset output\n"
+                  f"set terminal svg size 1100,620 noenhanced font 'DejaVu Sans,11'\n"
+                  f"set output '{stem}.svg.part'\nload '{stem}.gp'\nunset output\n")
+        res = subprocess.run(["gnuplot"], input=driver, text=True, capture_output=True, cwd=self.dir)
+        if res.returncode:
+            raise PlotError(f"gnuplot failed on {stem}.gp: {res.stderr.strip()[-500:]}")
+        for ext in ("png", "svg"):
+            os.replace(os.path.join(self.dir, f"{stem}.{ext}.part"), os.path.join(self.dir, f"{stem}.{ext}"))
+        self.made.append((stem, title))
+
+
+STYLE = """set termoption noenhanced
+set grid ytics lc rgb '#dddddd'
+set border 3
+set tics nomirror
+set key outside right top
+"""
+
+
+def plot_scenarios(p, scen):
+    """One bar chart per scenario: median ns/lookup with the 95% CI as error bars."""
+    for args, strat in sorted(scen.items()):
+        a = dict(args)
+        pollute = strat.pop("pollute_only", None)
+        rows = sorted(strat.items(), key=lambda kv: strat_key(kv[0]))
+        if not rows:
+            continue
+        sub = pollute["median"] if pollute else 0.0
+        data = "".join(f"{i} {s} {st['median'] - sub:.4f} {st['ci'][0] - sub:.4f} {st['ci'][1] - sub:.4f}\n"
+                       for i, (s, st) in enumerate(rows))
+        what = " (minus the pollution alone)" if pollute else ""
+        title = (f"lookup, {a.get('size')} ({a.get('dentries')} dentries), {a.get('custom')}% custom, "
+                 f"{a.get('order')} order, pollution {a.get('pollute')} B, depth {a.get('depth')}")
+        body = STYLE + f"""set title "{title}"
+set ylabel "ns per lookup{what}, median and 95% CI"
+set xlabel "strategy"
+set style fill solid 0.6 border -1
+set boxwidth 0.6
+set yrange [0:*]
+set xtics rotate by -30
+unset key
+plot datafile using 1:3:xtic(2) with boxes lc rgb '#4477aa', \\
+     datafile using 1:3:4:5 with yerrorbars lc rgb 'black' pt 0
+"""
+        p.draw("lookup-" + slug(args), title, body, data)
+
+
+def plot_working_set(p, scen, meta):
+    """ns/lookup against the tree's bytes, one line per strategy, caches marked."""
+    series = {}
+    for args, strat in scen.items():
+        a = dict(args)
+        if (a.get("custom"), a.get("order"), a.get("pollute"), a.get("depth")) != ("0", "uniform", "0", "1"):
+            continue
+        nbytes = int(a.get("dentries", 0)) * 192
+        for s, st in strat.items():
+            if s != "pollute_only":
+                series.setdefault(s, []).append((nbytes, st["median"]))
+    points = sum(len(v) for v in series.values())
+    if len({b for v in series.values() for b, _ in v}) < 2:
+        return "needs lookups at two or more sizes (0% custom, uniform, no pollution, depth 1)"
+    names = sorted(series, key=strat_key)
+    data = ""
+    for s in names:
+        data += f"# {s}\n" + "".join(f"{b} {ns:.4f}\n" for b, ns in sorted(series[s])) + "\n\n"
+    marks = "".join(f"set arrow from {size},graph 0 to {size},graph 1 nohead dt 2 lc rgb '#888888'\n"
+                    f"set label '{lvl} {size >> 10} KiB' at {size},graph 0.97 right rotate by 90 tc rgb '#555555'\n"
+                    for lvl, size in cache_sizes(meta))
+    plots = ", ".join(f"datafile index {i} using 1:2 with linespoints lw 2 title '{s}'"
+                      for i, s in enumerate(names))
+    body = STYLE + marks + f"""set title "ns per lookup against working set (0% custom, uniform, no pollution)"
+set logscale x 2
+set format x "%.0b %BB"
+set offsets graph 0.02, graph 0.1, 0, 0
+set xlabel "dentries x 192 bytes (log scale); dashed lines: cache sizes from sysfs"
+set ylabel "ns per lookup (median)"
+plot {plots}
+"""
+    p.draw("working-set", "ns/lookup against working-set size", body, data)
+    return None if points else "no data"
+
+
+def plot_custom_share(p, scen, cachesim):
+    """ns/lookup (measured) and D1 misses/lookup (simulated) against the custom-ops share."""
+    times = {}
+    for args, strat in scen.items():
+        a = dict(args)
+        if (a.get("order"), a.get("pollute"), a.get("depth")) != ("uniform", "0", "1"):
+            continue
+        if a.get("size") not in ("L1", "tiny"):
+            continue
+        for s, st in strat.items():
+            times.setdefault(s, []).append((int(a["custom"]), st["median"]))
+    misses = {}
+    for r in cachesim:
+        sc = r["scenario"]
+        if sc.startswith("L1-") and sc.endswith("pct-coldops"):
+            share = int(sc[3:sc.index("pct")])
+            misses.setdefault(r["strategy"], []).append((share, float(r["D1_misses_per_lookup"])))
+    if len({c for v in times.values() for c, _ in v}) < 2 and len({c for v in misses.values() for c, _ in v}) < 2:
+        return "needs two or more custom shares (lookups at L1 size, or make cachesim)"
+    names = sorted(set(times) | set(misses), key=strat_key)
+    data = ""
+    for s in names:
+        data += f"# {s} time\n" + "".join(f"{c} {v:.4f}\n" for c, v in sorted(times.get(s, []))) + "\n\n"
+    for s in names:
+        data += f"# {s} misses\n" + "".join(f"{c} {v:.4f}\n" for c, v in sorted(misses.get(s, []))) + "\n\n"
+    n = len(names)
+    tplot = ", ".join(f"datafile index {i} using 1:2 with linespoints lw 2 title '{s}'"
+                      for i, s in enumerate(names) if times.get(s))
+    mplot = ", ".join(f"datafile index {n + i} using 1:2 with linespoints lw 2 title '{s}'"
+                      for i, s in enumerate(names) if misses.get(s))
+    body = STYLE + "set multiplot layout 1,2\nset key below horizontal\n"
+    body += ("set title 'measured: L1-sized tree, uniform order'\nset xlabel 'directories with custom ops (%)'\n"
+             f"set ylabel 'ns per lookup (median)'\nplot {tplot}\n" if tplot else "")
+    body += ("set title 'simulated (callgrind): cold ops tables'\nset xlabel 'directories with custom ops (%)'\n"
+             f"set ylabel 'D1 misses per lookup'\nplot {mplot}\n" if mplot else "")
+    body += "unset multiplot\n"
+    p.draw("custom-share", "ns/lookup and misses/lookup against the custom-ops share", body, data)
+    return None
+
+
+def plot_order_pollution(p, scen):
+    """Sorted versus uniform order, without and with pollution (net of the pollution alone)."""
+    cells = {}
+    for args, strat in scen.items():
+        a = dict(args)
+        if (a.get("custom"), a.get("depth")) != ("0", "1") or a.get("size") not in ("L1", "tiny"):
+            continue
+        sub = strat.get("pollute_only", {}).get("median", 0.0)
+        label = f"{a['order']}, {'polluted' if a['pollute'] != '0' else 'clean'}"
+        for s, st in strat.items():
+            if s != "pollute_only":
+                cells.setdefault(label, {})[s] = st["median"] - sub
+    if len(cells) < 2:
+        return "needs at least two of sorted/uniform x clean/polluted at L1 size"
+    labels = sorted(cells)
+    names = sorted({s for c in cells.values() for s in c}, key=strat_key)
+    data = "strategy " + " ".join(f'"{lbl}"' for lbl in labels) + "\n"
+    for s in names:
+        data += s + " " + " ".join(f"{cells[lbl].get(s, float('nan')):.4f}" for lbl in labels) + "\n"
+    cols = ", ".join(f"datafile using {i + 2}:xtic(1) title columnheader" if i == 0 else
+                     f"'' using {i + 2} title columnheader" for i in range(len(labels)))
+    body = STYLE + f"""set title "lookup order and cache pollution (L1-sized tree, 0% custom; polluted runs minus the pollution alone)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.7 border -1
+set xtics rotate by -30
+set ylabel "ns per lookup (median)"
+set xlabel "strategy"
+set yrange [0:*]
+plot {cols}
+"""
+    p.draw("order-pollution", "predictable versus random order, with and without pollution", body, data)
+    return None
+
+
+def plot_calibration(p, results, meta):
+    chase = []
+    for name, e in results.items():
+        words, args = obstats.parse_name(name)
+        if name.startswith("calib/chase/") and "bytes" in args:
+            chase.append((int(args["bytes"]), obstats.summarize(e["samples"])))
+    if len(chase) < 2:
+        return "needs the calibration group"
+    data = "".join(f"{b} {st['median']:.4f} {st['ci'][0]:.4f} {st['ci'][1]:.4f}\n" for b, st in sorted(chase))
+    marks = "".join(f"set arrow from {size},graph 0 to {size},graph 1 nohead dt 2 lc rgb '#888888'\n"
+                    f"set label '{lvl} {size >> 10} KiB' at {size},graph 0.97 right rotate by 90 tc rgb '#555555'\n"
+                    for lvl, size in cache_sizes(meta))
+    body = STYLE + marks + """set title "pointer chase: one dependent load per step, random cycle, one pointer per line"
+set logscale xy 2
+set format x "%.0b %BB"
+set offsets graph 0.02, graph 0.1, 0, 0
+set xlabel "working set (log scale); dashed lines: cache sizes from sysfs"
+set ylabel "ns per load (median, 95% CI; log scale)"
+unset key
+plot datafile using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb '#aa3377'
+"""
+    p.draw("calibration", "pointer-chase latency against working set", body, data)
+    return None
+
+
+def make_all(run_dir, results, meta, cachesim):
+    """Draw every plot the data allows; returns (made [(stem, title)], skipped {name: why})."""
+    p = Plotter(run_dir)
+    scen = lookups(results)
+    skipped = {}
+    plot_scenarios(p, {k: dict(v) for k, v in scen.items()})
+    for name, fn in (("working-set", lambda: plot_working_set(p, scen, meta)),
+                     ("custom-share", lambda: plot_custom_share(p, scen, cachesim)),
+                     ("order-pollution", lambda: plot_order_pollution(p, scen)),
+                     ("calibration", lambda: plot_calibration(p, results, meta))):
+        why = fn()
+        if why:
+            skipped[name] = why
+    return p.made, skipped

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""report.py - turn a results folder into report.md, plots and claims.json.
+
+    report.py RESULTS_DIR [--no-plots]
+
+Reads benchmarks.json and meta.json (required), and cachesim.csv,
+disasm.json, perf.csv and hyperfine.json where present.  Writes
+RESULTS_DIR/report.md, RESULTS_DIR/claims.json and RESULTS_DIR/plots/.
+Refuses an incomplete run (an INCOMPLETE file), and names the file for any
+input that is missing or malformed.  Exit status 2 for bad input.
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import claims  # noqa: E402
+import obstats  # noqa: E402
+import plots  # noqa: E402
+
+
+class InputError(Exception):
+    pass
+
+
+def read_json(path, required):
+    if not os.path.exists(path):
+        if required:
+            raise InputError(f"{path}: missing")
+        return None
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise InputError(f"{path}: not valid JSON ({e})") from None
+
+
+def read_csv(path, columns):
+    if not os.path.exists(path):
+        return []
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, csv.Error) as e:
+        raise InputError(f"{path}: unreadable CSV ({e})") from None
+    if rows and not set(columns) <= set(rows[0]):
+        raise InputError(f"{path}: expected columns {', '.join(columns)}")
+    for r in rows:
+        for c in columns[2:]:
+            try:
+                float(r[c])
+            except (TypeError, ValueError):
+                raise InputError(f"{path}: {c}={r.get(c)!r} is not a number") from None
+    return rows
+
+
+CACHESIM_COLUMNS = ["scenario", "strategy", "instructions_per_lookup", "data_reads_per_lookup",
+                    "D1_misses_per_lookup", "D1_read_misses_per_lookup", "LL_misses_per_lookup"]
+
+
+def load_run(d):
+    """Everything a report needs from folder @d, checked."""
+    if not os.path.isdir(d):
+        raise InputError(f"{d}: no such results folder")
+    inc = os.path.join(d, "INCOMPLETE")
+    if os.path.exists(inc):
+        with open(inc) as f:
+            raise InputError(f"{d}: incomplete run ({f.read().strip()}); refusing to report on it")
+    try:
+        results, skipped = obstats.load_gb(os.path.join(d, "benchmarks.json"))
+    except obstats.ResultsError as e:
+        raise InputError(str(e)) from None
+    meta = read_json(os.path.join(d, "meta.json"), required=True)
+    if not isinstance(meta, dict):
+        raise InputError(f"{os.path.join(d, 'meta.json')}: not an object")
+    disasm = read_json(os.path.join(d, "disasm.json"), required=False)
+    object_size = {}
+    for name, e in results.items():
+        words, _ = obstats.parse_name(name)
+        if words[0] == "lookup" and "dentry_bytes" in e["counters"]:
+            object_size[words[1]] = e["counters"]["dentry_bytes"][0]
+    return {
+        "dir": d,
+        "results": results,
+        "skipped": skipped,
+        "meta": meta,
+        "cachesim": read_csv(os.path.join(d, "cachesim.csv"), CACHESIM_COLUMNS),
+        "disasm": (disasm or {}).get("instructions_per_site", {}),
+        "object_size": object_size,
+        "hyperfine": read_json(os.path.join(d, "hyperfine.json"), required=False),
+        "perf_md": os.path.exists(os.path.join(d, "perf.md")),
+    }
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def fmt(x):
+    return f"{x:.3g}" if abs(x) < 10 else f"{x:.1f}"
+
+
+def machine_section(meta):
+    caches = ", ".join(f"L{c['level']} {c['type'].lower()} {c['size']}" for c in meta.get("caches", [])
+                       if c.get("type"))
+    rows = [("CPU", meta.get("cpu_model")), ("cores online", meta.get("cpus_online")),
+            ("caches (sysfs)", caches or None), ("hypervisor", meta.get("hypervisor")),
+            ("kernel", meta.get("kernel")), ("OS", meta.get("os")),
+            ("governor / boost", f"{meta.get('governor')} / {meta.get('boost')}"),
+            ("transparent huge pages", meta.get("transparent_hugepage")),
+            ("perf_event_paranoid", meta.get("perf_event_paranoid")),
+            ("C compiler", (meta.get("cc") or {}).get("version")),
+            ("C++ compiler", (meta.get("cxx") or {}).get("version")),
+            ("flags", meta.get("cflags")),
+            ("git commit", f"{(meta.get('git') or {}).get('commit')}"
+                           f"{' (dirty tree)' if (meta.get('git') or {}).get('dirty') else ''}"),
+            ("profile / command", f"{meta.get('profile')} / `{meta.get('command')}`"),
+            ("date", meta.get("date")), ("elapsed", f"{meta.get('elapsed_s')} s")]
+    return "## Machine and build\n\n" + table(["", ""], [(k, "unknown" if v is None else v) for k, v in rows])
+
+
+def lookup_section(data):
+    res, cs = data["results"], data["cachesim"]
+    scen = {}
+    for name, e in res.items():
+        words, args = obstats.parse_name(name)
+        if len(words) < 2 or words[0] != "lookup":
+            continue
+        scen.setdefault("/".join(name.split("/")[2:]), {})[words[1]] = e
+    out = ["## Lookups, measured\n",
+           "Per scenario: median ns per lookup over the repetitions, CV, 95% CI of the median, ratio "
+           "to the baseline (`direct`, or `default_ops` where `direct` cannot run; `~` marks a CI that "
+           "overlaps the baseline's: no measurable difference), hardware counters per lookup where "
+           "the PMU counted (labelled measured), bytes per dentry and the tree's total memory. "
+           "Polluted scenarios also show the time minus the pollution alone.\n"]
+    for sc, strat in sorted(scen.items()):
+        pol = strat.pop("pollute_only", None)
+        pol_s = obstats.summarize(pol["samples"]) if pol else None
+        sums = {s: obstats.summarize(e["samples"]) for s, e in strat.items()}
+        base_name = "direct" if "direct" in sums else "default_ops"
+        base = sums.get(base_name)
+        counters = sorted({k for e in strat.values() for k in e["counters"] if k.endswith("/lookup")})
+        header = ["strategy", "ns/lookup", "95% CI", "CV", "vs " + base_name]
+        if pol_s:
+            header.insert(2, "minus pollution")
+        header += [f"{c} (measured)" for c in counters] + ["B/dentry", "total KiB"]
+        rows = []
+        for s in sorted(sums, key=lambda k: sums[k]["median"]):
+            st, e = sums[s], strat[s]
+            rel = "n/a"
+            if base:
+                rel = f"{st['median'] / base['median']:.2f}x" + (
+                    "" if s == base_name or obstats.differs(st, base) else " ~")
+            row = [s, fmt(st["median"]), f"[{fmt(st['ci'][0])}, {fmt(st['ci'][1])}]",
+                   f"{st['cv'] * 100:.1f}%", rel]
+            if pol_s:
+                row.insert(2, fmt(st["median"] - pol_s["median"]))
+            row += [fmt(sum(e["counters"][c]) / len(e["counters"][c])) if c in e["counters"] else "n/a"
+                    for c in counters]
+            row += [f"{e['counters'].get('dentry_bytes', [0])[0]:.0f}",
+                    f"{e['counters'].get('total_bytes', [0])[0] / 1024:.0f}"]
+            rows.append(row)
+        title = sc.replace("/", ", ").replace(":", " ")
+        note = f" The pollution alone: {fmt(pol_s['median'])} ns per lookup." if pol_s else ""
+        out.append(f"### {title}\n\nn = {next(iter(sums.values()))['n']} repetitions.{note}\n\n" + table(header, rows) + "\n")
+    if not scen:
+        out.append("No lookup benchmarks in this run.\n")
+    if not any(k.endswith("/lookup") for e in res.values() for k in e["counters"]):
+        out.append("No hardware counters were counted in this run (see meta.json's hypervisor and "
+                   "perf_event_paranoid); the simulated counters below stand in for them.\n")
+    if cs:
+        out.append("## Counters per lookup, simulated (callgrind, make cachesim)\n")
+        geo = cs[0].get("geometry", "")
+        out.append(f"Exact and repeatable; geometry {geo}.\n")
+        for sc in dict.fromkeys(r["scenario"] for r in cs):
+            rows = [[r["strategy"], f"{float(r['instructions_per_lookup']):.1f}",
+                     f"{float(r['data_reads_per_lookup']):.1f}", f"{float(r['D1_read_misses_per_lookup']):.3f}",
+                     f"{float(r['D1_misses_per_lookup']):.3f}", f"{float(r['LL_misses_per_lookup']):.3f}",
+                     f"{data['object_size'].get(r['strategy'], 0):.0f}"]
+                    for r in cs if r["scenario"] == sc]
+            out.append(f"### {sc} (simulated)\n\n" + table(
+                ["strategy", "instructions", "data reads", "D1 read misses", "D1 misses", "LL misses",
+                 "B/dentry"], rows) + "\n")
+    return "\n".join(out)
+
+
+def dispatch_section(res):
+    rows = []
+    base = _s = None
+    items = {n: obstats.summarize(e["samples"]) for n, e in res.items() if n.startswith("dispatch/")}
+    base = items.get("dispatch/direct_call")
+    for n in sorted(items, key=lambda n: [int(t) if t.isdigit() else t for t in
+                                          __import__("re").split(r"(\d+)", n)]):
+        st = items[n]
+        rows.append([n[len("dispatch/"):], fmt(st["median"]), f"[{fmt(st['ci'][0])}, {fmt(st['ci'][1])}]",
+                     f"{st['cv'] * 100:.1f}%", f"{st['median'] / base['median']:.2f}x" if base else "n/a"])
+    if not rows:
+        return ""
+    return ("## Dispatch alone\n\nA dependency chain `x = f(x)`: ns per call.\n\n" +
+            table(["mechanism", "ns/call", "95% CI", "CV", "vs direct_call"], rows) + "\n")
+
+
+def calibration_section(res, meta):
+    out = []
+    e = res.get("calib/empty_loop")
+    if e:
+        out.append(f"- harness overhead (empty loop): {fmt(obstats.summarize(e['samples'])['median'])} ns per iteration")
+    br, bp = res.get("calib/branch/random"), res.get("calib/branch/predictable")
+    if br and bp:
+        r, p = obstats.summarize(br["samples"]), obstats.summarize(bp["samples"])
+        out.append(f"- branch mispredict penalty: {fmt(2 * (r['median'] - p['median']))} ns "
+                   f"(2 x ({fmt(r['median'])} - {fmt(p['median'])}))")
+    chase = []
+    for n, e in res.items():
+        words, args = obstats.parse_name(n)
+        if n.startswith("calib/chase/") and "bytes" in args:
+            chase.append((int(args["bytes"]), obstats.summarize(e["samples"])))
+    if chase:
+        levels = plots.cache_sizes(meta)
+        rows = []
+        for b, st in sorted(chase):
+            lvl = next((name for name, size in levels if b <= size), "beyond")
+            rows.append([f"{b >> 10} KiB", lvl, fmt(st["median"]), f"{st['cv'] * 100:.1f}%"])
+        out.append("\n" + table(["working set", "fits in (sysfs)", "ns per load", "CV"], rows))
+    return "## Calibration\n\n" + "\n".join(out) + "\n" if out else ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run")
+    ap.add_argument("--no-plots", action="store_true", help="skip gnuplot (tests)")
+    args = ap.parse_args()
+    try:
+        data = load_run(args.run)
+        made, skipped_plots = ([], {}) if args.no_plots else \
+            plots.make_all(args.run, data["results"], data["meta"], data["cachesim"])
+    except (InputError, plots.PlotError) as e:
+        print(f"report: {e}", file=sys.stderr)
+        sys.exit(2)
+
+    verdicts = claims.evaluate(data)
+    meta = data["meta"]
+    parts = [f"# opsbench report: {meta.get('host')} ({meta.get('arch')}), {meta.get('date')}\n",
+             "Made by `make report` from this folder's data; every number below comes from the files "
+             "beside it. Times are Google Benchmark real time; counters are labelled measured (PMU) or "
+             "simulated (callgrind).\n",
+             "## Claims of the article\n",
+             "Neil Brown, \"Object-oriented design patterns in the kernel, part 1\" (LWN, 2011). Each "
+             "verdict is derived by `scripts/claims.py` from the data, not written by hand.\n"]
+    for i, c in enumerate(verdicts, 1):
+        parts.append(f"### {i}. {c['claim']}\n\n*Test:* {c['test']}.\n\n" +
+                     "".join(f"- {n}\n" for n in c["numbers"]) + f"\n**Verdict: {c['verdict']}.**\n")
+    parts.append(machine_section(meta) + "\n")
+    if made:
+        parts.append("## Plots\n")
+        for stem, title in made:
+            parts.append(f"**{title}**\n\n![{title}](plots/{stem}.png)\n")
+        for name, why in skipped_plots.items():
+            parts.append(f"- plot `{name}` not drawn: {why}\n")
+    parts.append(lookup_section(data))
+    parts.append(dispatch_section(data["results"]))
+    parts.append(calibration_section(data["results"], meta))
+    if data["skipped"]:
+        parts.append("## Skipped benchmarks\n\n" + "".join(f"- {n}: {m}\n" for n, m in sorted(data["skipped"].items())))
+    for extra, title in (("perf.md", "perf stat"), ("hyperfine.md", "hyperfine"), ("disasm.md", None)):
+        path = os.path.join(args.run, extra)
+        if os.path.exists(path) and title:
+            parts.append(f"## {title}\n\nSee [{extra}]({extra}).\n")
+    if os.path.exists(os.path.join(args.run, "disasm.md")):
+        parts.append("## Machine code of the dispatch sites\n\nSee [disasm.md](disasm.md).\n")
+
+    for name, text in (("report.md", "\n".join(parts)),
+                       ("claims.json", json.dumps(verdicts, indent=1) + "\n")):
+        tmp = os.path.join(args.run, name + ".part")
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, os.path.join(args.run, name))
+    print(f"report: wrote {os.path.join(args.run, 'report.md')} ({len(made)} plots)")
+    for c in verdicts:
+        print(f"  - {c['verdict']}: {c['claim']}")
+
+
+if __name__ == "__main__":
+    main()

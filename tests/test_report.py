@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""test_report.py - the report scripts on fixture runs (tests/fixtures/report/).
+
+`supported` is a run where every claim of the article holds, `unsupported` one
+where none does, so the verdict logic is seen to fail as well as pass; then
+malformed, missing and incomplete inputs, each of which must give one clear
+line naming the file and exit status 2, never a traceback.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+FIXTURES = os.path.join(HERE, "fixtures", "report")
+REPORT = os.path.join(ROOT, "scripts", "report.py")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import obstats  # noqa: E402
+
+
+def run_report(folder, *extra):
+    return subprocess.run([sys.executable, REPORT, folder, "--no-plots", *extra],
+                          capture_output=True, text=True)
+
+
+class Fixture(unittest.TestCase):
+    def copy(self, name):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        dst = os.path.join(d, name)
+        shutil.copytree(os.path.join(FIXTURES, name), dst)
+        return dst
+
+    def verdicts(self, name):
+        d = self.copy(name)
+        res = run_report(d)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(d, "claims.json")) as f:
+            claims = json.load(f)
+        with open(os.path.join(d, "report.md")) as f:
+            report = f.read()
+        return [c["verdict"] for c in claims], report
+
+
+class TestVerdicts(Fixture):
+    def test_every_claim_supported_on_the_supported_fixture(self):
+        v, _ = self.verdicts("supported")
+        self.assertEqual(v[0], "supported")                       # NULL test
+        self.assertEqual(v[1], "supported")                       # default ops
+        self.assertEqual(v[2], "supported")                       # flag bits
+        self.assertEqual(v[3], "supported")                       # vtable vs embedded
+        self.assertEqual(v[4], "supported: 4.2% (the article says about 5%)")
+        self.assertEqual(v[5], "supported")                       # hoisted compare
+
+    def test_no_claim_supported_on_the_unsupported_fixture(self):
+        v, _ = self.verdicts("unsupported")
+        self.assertEqual(v[0], "not supported")
+        self.assertTrue(v[1].startswith("depends on what is counted: the call site is smaller"), v[1])
+        self.assertEqual(v[2], "not supported")
+        self.assertEqual(v[3], "not supported")
+        self.assertEqual(v[4], "not supported")
+        self.assertTrue(v[5].startswith("not supported in this model"), v[5])
+
+    def test_known_input_gives_known_table(self):
+        _, report = self.verdicts("supported")
+        # flag_gated: samples spread around 5.0 ns; direct (4.8) is the baseline.
+        self.assertIn("| flag_gated | 4.99 | [4.95, 5.04] | 0.6% | 1.04x | 192 | 39 |", report)
+        self.assertIn("| null_test/nonnull:100 | 1.8 | [1.78, 1.81] | 0.6% | 1.29x |", report)
+        self.assertIn("**Verdict: supported.**", report)
+        self.assertIn("No hardware counters were counted", report)
+
+    def test_claims_say_what_is_missing(self):
+        d = self.copy("supported")
+        os.unlink(os.path.join(d, "cachesim.csv"))
+        os.unlink(os.path.join(d, "disasm.json"))
+        self.assertEqual(run_report(d).returncode, 0)
+        with open(os.path.join(d, "claims.json")) as f:
+            v = [c["verdict"] for c in json.load(f)]
+        self.assertEqual(v[1], "not tested: needs make disasm")
+        self.assertEqual(v[2], "not tested: needs make cachesim")
+
+
+class TestBadInput(Fixture):
+    def assertClearError(self, res, *words):
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+        self.assertEqual(len(res.stderr.strip().splitlines()), 1, res.stderr)
+        for w in words:
+            self.assertIn(w, res.stderr)
+
+    def test_missing_folder(self):
+        self.assertClearError(run_report("/nonexistent/run"), "/nonexistent/run", "no such results folder")
+
+    def test_missing_benchmarks_json(self):
+        d = self.copy("supported")
+        os.unlink(os.path.join(d, "benchmarks.json"))
+        self.assertClearError(run_report(d), "benchmarks.json")
+
+    def test_malformed_benchmarks_json(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "benchmarks.json"), "w") as f:
+            f.write('{"benchmarks": [')
+        self.assertClearError(run_report(d), "benchmarks.json", "not valid JSON")
+
+    def test_not_google_benchmark_json(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "benchmarks.json"), "w") as f:
+            f.write('{"results": []}')
+        self.assertClearError(run_report(d), "benchmarks.json", "not Google Benchmark JSON")
+
+    def test_missing_meta(self):
+        d = self.copy("supported")
+        os.unlink(os.path.join(d, "meta.json"))
+        self.assertClearError(run_report(d), "meta.json", "missing")
+
+    def test_malformed_cachesim(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "cachesim.csv"), "a") as f:
+            f.write("L1-0pct-warm,direct,20000,lots,1,1,1,1,0,x\n")
+        self.assertClearError(run_report(d), "cachesim.csv", "'lots' is not a number")
+
+    def test_incomplete_run_is_refused(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "INCOMPLETE"), "w") as f:
+            f.write("interrupted by SIGINT after 3 of 10 groups\n")
+        self.assertClearError(run_report(d), "incomplete run", "SIGINT")
+
+
+class TestCompare(Fixture):
+    def test_compare_two_runs_gives_ratios(self):
+        a, b = self.copy("supported"), self.copy("unsupported")
+        out = os.path.join(b, "cmp.md")
+        res = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare_runs.py"), a, b,
+                              "--out", out], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(out) as f:
+            text = f.read()
+        # flag_gated: 5.0 ns in A, 8.0 ns in B.
+        self.assertRegex(text, r"\| flag_gated \| 4\.99 \| 7\.99 \| 1\.600 \|")
+        # null_tested is 8.0 in both: overlapping CIs.
+        self.assertRegex(text, r"\| null_tested \| 7\.99 \| 7\.99 \| 1\.000 ~ \|")
+
+    def test_compare_refuses_a_missing_run(self):
+        res = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare_runs.py"),
+                              "/nonexistent/a", self.copy("supported")], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("/nonexistent/a", res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+
+
+class TestStatistics(unittest.TestCase):
+    def test_median_ci_ranks_for_20_samples(self):
+        # Binomial(20, 1/2): P(X <= 5) = 0.0207 <= 0.025 < P(X <= 6): ranks 6 and 15.
+        self.assertEqual(obstats.median_ci(list(range(1, 21))), (6, 15))
+
+    def test_overlapping_intervals_are_no_difference(self):
+        a = obstats.summarize([1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7])
+        b = obstats.summarize([1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.1, 2.2])
+        c = obstats.summarize([3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7])
+        self.assertFalse(obstats.differs(a, b))
+        self.assertTrue(obstats.differs(a, c))
+
+
+if __name__ == "__main__":
+    result = unittest.main(exit=False, verbosity=2).result
+    failed = len(result.failures) + len(result.errors)
+    print(f"report tests: {result.testsRun - failed} passed, {failed} failed")
+    sys.exit(min(failed, 255))
