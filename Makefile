@@ -43,7 +43,7 @@ CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 .DEFAULT_GOAL	:= all
 .PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-bench bench \
 	cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
-	disasm report compare deps-report clean help
+	disasm report compare deps-report fuzz deps-fuzz clean help
 
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
@@ -196,17 +196,42 @@ compare: deps-report ## compare two results folders: make compare A=results/x B=
 	@test -n '$(A)' -a -n '$(B)' || { echo "make compare: give two results folders, A=... B=..." >&2; exit 2; }
 	@python3 scripts/compare_runs.py '$(A)' '$(B)'
 
+# ---- fuzzing: libFuzzer + ASan + UBSan, with clang ----
+FUZZ_BUILD	:= build/$(HOST_ARCH)-clang-fuzz
+FUZZ_FLAGS	:= -std=c11 -O1 -g -gdwarf-4 $(WARN) -Iinclude -Isrc -D_GNU_SOURCE \
+		   -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# Seconds `make fuzz` runs (make test runs FUZZ_SMOKE seconds).
+FUZZ_TIME	?= 60
+FUZZ_SMOKE	?= 10
+FUZZ_BIN	:= $(FUZZ_BUILD)/fuzz_lookup
+
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BIN): $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) tests/fuzz/fuzz_lookup.c)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -o $@
+
+deps-fuzz:
+	@scripts/deps.sh clang
+
+fuzz: deps-fuzz ## fuzz names, paths and trees for FUZZ_TIME seconds (default 60); crashes go to tests/fuzz/regressions/
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@scripts/fuzz.sh $(FUZZ_BIN) $(FUZZ_TIME)
+
 deps-test:
-	@scripts/deps.sh test bench cachesim hyperfine report $(if $(filter clang%,$(CCNAME)),clang)
+	@scripts/deps.sh test bench cachesim hyperfine report clang
 
 test: deps-test ## install what is missing, then run every test (plain, then under ASan+UBSan)
 	@$(MAKE) --no-print-directory test-unit test-asan
 
 SCRIPT_TESTS	:= $(wildcard tests/test_*.sh tests/test_*.py)
 
-test-unit: $(TESTS) $(TOOLS) $(SUITE) ## run the unit and script tests (no dependency step)
-	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(SUITE) \
-	 scripts/run-tests.sh tests $(TESTS) $(SCRIPT_TESTS)
+test-unit: $(TESTS) $(TOOLS) $(SUITE) $(FUZZ_BIN) ## run the unit and script tests (no dependency step)
+	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(SUITE) OPSBENCH_FUZZ=$(FUZZ_BIN) \
+	 OPSBENCH_FUZZ_SECONDS=$(FUZZ_SMOKE) scripts/run-tests.sh tests $(TESTS) $(SCRIPT_TESTS)
 
 test-asan: $(ASAN_TESTS) $(ASAN_TOOLS) ## run the unit tests built with ASan+UBSan
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -56,6 +56,12 @@ static int prepare_scenario(struct scenario *sc, char *msg, size_t len)
 
 	if (sc->ready)
 		return 0;
+	/* Every strategy's tree of this scenario lives at once: check for all of them. */
+	if (ob_check_memory(ob_strategy_count() * workload_memory_estimate(&sc->params, 208) +
+			    4 * sc->pollute, sc->group, &err)) {
+		snprintf(msg, len, "%s", err.msg);
+		return err.code;
+	}
 	if (workload_generate(&sc->params, &sc->wl, &err)) {
 		snprintf(msg, len, "%s", err.msg);
 		return err.code;

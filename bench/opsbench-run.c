@@ -294,6 +294,17 @@ int main(int argc, char **argv)
 
 	if (emulated)
 		fprintf(stderr, "opsbench-run: %s; timings mean nothing here and are not printed\n", why);
+	if (workload_params_check(&o.wl, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	char what[64];
+
+	snprintf(what, sizeof(what), "a tree of %zu dentries", o.wl.dentries);
+	if (ob_check_memory(workload_memory_estimate(&o.wl, s->object_size) + 4 * o.pollute, what, &err)) {
+		fprintf(stderr, "opsbench-run: --dentries %zu: %s\n", o.wl.dentries, err.msg);
+		return EXIT_USAGE;
+	}
 	if (workload_generate(&o.wl, &wl, &err)) {
 		fprintf(stderr, "opsbench-run: %s\n", err.msg);
 		return err.code == -EINVAL ? EXIT_USAGE : 1;

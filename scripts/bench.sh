@@ -2,7 +2,7 @@
 # bench.sh - run every group of a profile, one opsbench-suite process each,
 # into a new folder results/<host>-<arch>-<yyyymmdd-hhmmss>/.
 #
-#   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex scripts/bench.sh
+#   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex [RESULTS=results] scripts/bench.sh
 #
 # The folder is built under a hidden temporary name and renamed when the run
 # is complete, so an earlier run is never overwritten and a half-written one
@@ -12,6 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 suite=${SUITE:?SUITE must name the opsbench-suite binary}
+results=${RESULTS:-results}
 profile=${PROFILE:-quick}
 filter=${FILTER:-}
 py=/usr/bin/python3
@@ -19,7 +20,7 @@ py=/usr/bin/python3
 
 case "$profile" in
 quick | full | smoke) ;;
-*) echo "bench: PROFILE='$profile': expected quick or full" >&2; exit 2 ;;
+*) echo "bench: PROFILE='$profile': expected quick or full (or smoke, for tests)" >&2; exit 2 ;;
 esac
 if [[ -n $filter ]] && ! "$suite" --filter "$filter" --list-groups >/dev/null; then
 	exit 2
@@ -28,16 +29,23 @@ fi
 host=$(hostname -s 2>/dev/null || hostname)
 arch=$(uname -m)
 name="$host-$arch-$(date +%Y%m%d-%H%M%S)"
-final="results/$name"
+final="$results/$name"
 for ((n = 2; ; n++)); do
-	[[ -e $final || -e results/.$(basename "$final").tmp ]] || break
-	final="results/$name-$n"
+	[[ -e $final || -e $results/.$(basename "$final").tmp ]] || break
+	final="$results/$name-$n"
 done
-tmp="results/.$(basename "$final").tmp"
-mkdir -p "$tmp/parts" || exit 1
+tmp="$results/.$(basename "$final").tmp"
+if ! mkdir -p "$tmp/parts" 2>/dev/null || [[ ! -w $tmp ]]; then
+	echo "bench: RESULTS=$results: cannot create a run folder there (not a writable directory)" >&2
+	exit 2
+fi
 
 finish_incomplete() {
 	trap - INT TERM
+	if [[ -n $child ]]; then # the group's process: stop it and wait until it is gone
+		kill -TERM "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+	fi
 	printf 'interrupted by %s after %d of %d groups at %s\n' "$1" "$done" "${#groups[@]}" \
 		"$(date -Is)" >"$tmp/INCOMPLETE"
 	mv "$tmp" "$final"
@@ -46,6 +54,7 @@ finish_incomplete() {
 }
 done=0
 groups=()
+child=
 trap 'finish_incomplete SIGINT' INT
 trap 'finish_incomplete SIGTERM' TERM
 
@@ -67,7 +76,8 @@ for i in "${!groups[@]}"; do
 	echo "bench: [$((i + 1))/${#groups[@]}] $g ($(($(date +%s) - started)) s so far)" >&2
 	"$suite" --profile "$profile" --group "$g" ${filter:+--filter "$filter"} \
 		--benchmark_out="$part.part" --benchmark_out_format=json >>"$tmp/console.txt" &
-	wait $! || {
+	child=$!
+	wait "$child" || {
 		rc=$?
 		((rc > 128)) && wait # a signal: let the trap run
 		echo "bench: group '$g' failed (exit $rc); see $tmp/console.txt" >&2
@@ -75,6 +85,7 @@ for i in "${!groups[@]}"; do
 		mv "$tmp" "$final"
 		exit 1
 	}
+	child=
 	mv "$part.part" "$part"
 	done=$((i + 1))
 	export OPSBENCH_PMU_QUIET=1 # the first group said what the PMU cannot count

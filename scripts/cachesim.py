@@ -58,7 +58,11 @@ TINY = [("tiny-default-coldops", "smoke test: 64 dentries, cold ops",
 
 
 class CachesimError(Exception):
-    pass
+    """code 2: bad input (folder, strategy, missing tool); 1: a run that failed."""
+
+    def __init__(self, msg, code=2):
+        super().__init__(msg)
+        self.code = code
 
 
 def read(path):
@@ -143,7 +147,7 @@ def run_one(driver, geometry, flags, lookups, workdir):
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode:
         raise CachesimError("valgrind failed (%d): %s\n%s" % (res.returncode, " ".join(cmd),
-                                                            res.stderr.strip()[-2000:]))
+                                                            res.stderr.strip()[-2000:]), code=1)
     counts = parse_callgrind(out_file)
     os.unlink(out_file)
     return counts
@@ -161,7 +165,7 @@ def main():
     ap.add_argument("--driver", required=True)
     ap.add_argument("--out", required=True, help="results folder to write into")
     ap.add_argument("--geometry", default="host", choices=["host"] + sorted(GEOMETRIES))
-    ap.add_argument("--lookups", type=int, default=20000)
+    ap.add_argument("--lookups", type=int, default=20000, help="lookups per run, at least 1")
     ap.add_argument("--scenarios", default="all", choices=["all", "tiny"])
     ap.add_argument("--strategies", default="", help="comma-separated; default: all")
     args = ap.parse_args()
@@ -214,7 +218,8 @@ def main():
                         "I1_misses_per_lookup": c.get("I1mr", 0) / n,
                     })
     except CachesimError as e:
-        sys.exit(f"cachesim: {e}")
+        print(f"cachesim: {e}", file=sys.stderr)
+        sys.exit(e.code)
 
     geo = "; ".join(f"{lvl} {s} B, {w}-way, {l} B lines" for lvl, (s, w, l) in geometry.items())
     buf = io.StringIO()

@@ -64,6 +64,8 @@ def load_run(d):
     """Everything a report needs from folder @d, checked."""
     if not os.path.isdir(d):
         raise InputError(f"{d}: no such results folder")
+    if not os.access(d, os.W_OK):
+        raise InputError(f"{d}: not writable: the report is written into the results folder")
     inc = os.path.join(d, "INCOMPLETE")
     if os.path.exists(inc):
         with open(inc) as f:

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* sysinfo.c - cache sizes from sysfs, available memory from /proc/meminfo. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "opsbench/sysinfo.h"
 
@@ -123,4 +125,42 @@ size_t ob_mem_available(void)
 			break;
 	fclose(f);
 	return (size_t)kib << 10;
+}
+
+/* Bytes of address space in use now (VmSize), or 0 if unknown. */
+static size_t vm_size(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmSize: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (size_t)kib << 10;
+}
+
+int ob_check_memory(size_t need, const char *what, struct ob_err *err)
+{
+	size_t avail = ob_mem_available();
+	struct rlimit rl;
+
+	if (getenv("OPSBENCH_NO_MEMCHECK"))
+		return 0;
+	if (avail && need > avail)
+		return ob_errorf(err, -ENOMEM,
+				 "%s needs about %zu MiB, but only %zu MiB of memory are available",
+				 what, need >> 20, avail >> 20);
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+		size_t used = vm_size(), left = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+
+		if (need > left)
+			return ob_errorf(err, -ENOMEM,
+					 "%s needs about %zu MiB, but the address-space limit (ulimit -v) leaves %zu MiB",
+					 what, need >> 20, left >> 20);
+	}
+	return 0;
 }

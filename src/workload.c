@@ -104,6 +104,37 @@ static unsigned int pick_fanout(const struct workload_params *p)
 	return 2;
 }
 
+/* Length of the lookup list @p asks for. */
+static size_t list_length(const struct workload_params *p)
+{
+	size_t want = p->lookups;
+
+	if (!want) {
+		/* Short for small trees, so the list itself stays in L1 with them. */
+		want = 2 * p->dentries;
+		want = want < 512 ? 512 : want > (1u << 20) ? (1u << 20) : want;
+	}
+	return want;
+}
+
+size_t workload_memory_estimate(const struct workload_params *p, size_t object_size)
+{
+	size_t n = p->dentries, l = list_length(p), name = p->name_max + 1u;
+	size_t buckets = 16;
+
+	while (buckets < 2 * n)
+		buckets <<= 1;
+	/* Workload: nodes and names, lookups and paths, each up to 2x by doubling. */
+	size_t wl = 2 * n * (sizeof(struct wl_node) + name) +
+		    2 * l * (sizeof(struct wl_lookup) + (size_t)p->path_depth * name) +
+		    n * (sizeof(uint32_t) + sizeof(double));	/* generator temporaries */
+	/* Tree: dentries, slots, inodes, buckets, long names, prepared list. */
+	size_t tree = n * (object_size + sizeof(uint32_t) + 2 * sizeof(void *) + name) +
+		      buckets * sizeof(void *) + l * 2 * sizeof(void *);
+
+	return wl + tree + (1u << 20);
+}
+
 int workload_params_check(const struct workload_params *p, struct ob_err *err)
 {
 	if (p->dentries < 2 || p->dentries > WL_MAX_DENTRIES)
@@ -437,17 +468,13 @@ static size_t zipf_draw(struct gen *g, const double *cdf, size_t n)
 static int build_lookups(struct gen *g, struct workload *wl)
 {
 	const struct workload_params *p = g->p;
-	size_t want = p->lookups, n_targets = 0;
+	size_t want, n_targets = 0;
 	uint32_t *targets, chain[WL_MAX_DEPTH];
 	double *cdf = NULL;
 	char *path;
 	int ret = -ENOMEM;
 
-	if (!want) {
-		/* Short for small trees, so the list itself stays in L1 with them. */
-		want = 2 * p->dentries;
-		want = want < 512 ? 512 : want > (1u << 20) ? (1u << 20) : want;
-	}
+	want = list_length(p);
 	targets = malloc(wl->n_nodes * sizeof(*targets));
 	path = malloc((size_t)WL_MAX_DEPTH * (OB_NAME_MAX + 1) + 1);
 	if (!targets || !path)

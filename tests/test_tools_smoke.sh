@@ -2,8 +2,8 @@
 # test_tools_smoke.sh - the whole-process tools on tiny scenarios:
 # cachesim (deterministic: two runs, identical numbers), perf (the one-line
 # refusal where counters are missing, and the arithmetic with a stand-in
-# perf that prints what `perf stat -x,` prints), hyperfine, and the driver's
-# argument handling (every bad input exits 2 with the bad value named).
+# perf that prints what `perf stat -x,` prints), hyperfine, the driver's
+# output, and a driver run under valgrind memcheck.
 #
 #   OPSBENCH_RUN=path/to/opsbench-run tests/test_tools_smoke.sh
 set -u
@@ -28,33 +28,7 @@ check() {
 
 # ---- the driver's command line ----
 
-# bad_input "expected text" args...: exit status 2 and the message names the value.
-bad_input() {
-	local want=$1
-	shift
-	"$run" "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"
-	local rc=$?
-	[[ $rc == 2 ]] || { echo "exit $rc, not 2, for: $*"; cat "$tmp/bad.err"; return 1; }
-	grep -qF -- "$want" "$tmp/bad.err" || { echo "no '$want' in: $(cat "$tmp/bad.err")"; return 1; }
-	[[ ! -s $tmp/bad.out ]] || { echo "printed a result for bad input: $*"; return 1; }
-}
-check "driver: no --strategy" bad_input "--strategy is required"
-check "driver: unknown strategy" bad_input "'nosuch'" -s nosuch
-check "driver: unknown flag" bad_input "unknown option '--frobnicate'" --frobnicate -s direct
-check "driver: missing value" bad_input "needs a value" -s direct --dentries
-check "driver: non-numeric dentries" bad_input "'12abc'" -s direct --dentries 12abc
-check "driver: negative lookups" bad_input "'-5'" -s direct --lookups -5
-check "driver: zero dentries" bad_input "dentries=0" -s direct --dentries 0
-check "driver: too many dentries" bad_input "'999999999999'" -s direct --dentries 999999999999
-check "driver: custom share above 1" bad_input "'1.5'" -s direct --custom 1.5
-check "driver: custom share NaN" bad_input "'nan'" -s direct --custom nan
-check "driver: zipf out of range" bad_input "'11'" -s direct --order zipf --zipf 11
-check "driver: unknown order" bad_input "'random'" -s direct --order random
-check "driver: unknown personality" bad_input "'ext4'" -s null_tested --personalities ext4
-check "driver: bad pollution bytes" bad_input "'12Q'" -s direct --pollute 12Q
-check "driver: stray argument" bad_input "unexpected argument 'extra'" -s direct extra
-check "driver: direct with custom ops" bad_input "cannot run a workload with custom ops" -s direct --custom 0.5
-check "driver: tree too shallow" bad_input "path_depth" -s direct --dentries 3 --depth 4
+# Bad input of every tool is tested by tests/test_bad_input.sh.
 
 zero_lookups_builds_only() {
 	"$run" -s flag_gated --lookups 0 --no-pmu >"$tmp/zero" || return 1
@@ -70,6 +44,17 @@ assert "cycles/lookup" in d, d'
 }
 check "driver: the last line is JSON with the scenario's figures" json_line_parses
 check "driver: --help lists every flag" bash -c "'$run' --help | grep -q -- '--no-pmu' && '$run' --help | grep -q -- '--pollute'"
+
+if command -v valgrind >/dev/null; then
+	memcheck_clean() {
+		for s in flag_gated embedded parent_ops; do
+			valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
+				--errors-for-leak-kinds=all "$run" -s "$s" --dentries 600 --lookups 3000 \
+				--custom 0.5 --stale 0.1 --name-max 60 --depth 2 --pollute 4K >/dev/null || return 1
+		done
+	}
+	check "driver: valgrind memcheck finds no errors and no leaks" memcheck_clean
+fi
 
 # ---- results folders ----
 

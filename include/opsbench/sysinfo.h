@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "opsbench/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -43,6 +45,15 @@ bool ob_emulated(char *why, size_t len);
 
 /* Bytes of memory available now (MemAvailable), or 0 if unknown. */
 size_t ob_mem_available(void);
+
+/*
+ * ob_check_memory - refuse to allocate @need bytes for @what when they are
+ * not there: more than MemAvailable, or than `ulimit -v` leaves.  Returns 0,
+ * or -ENOMEM with a message in @err naming both figures.  Setting
+ * OPSBENCH_NO_MEMCHECK skips the check (tests use it to reach the
+ * allocation failures themselves).
+ */
+int ob_check_memory(size_t need, const char *what, struct ob_err *err);
 
 #ifdef __cplusplus
 }

@@ -116,6 +116,13 @@ void workload_params_default(struct workload_params *p);
 /* Check @p; on a bad value record which and the allowed range, return -EINVAL. */
 int workload_params_check(const struct workload_params *p, struct ob_err *err);
 
+/*
+ * workload_memory_estimate - an upper estimate of the bytes that generating
+ * @p and building one tree of @object_size-byte dentries will allocate at
+ * their peak (growth slack included), to check before allocating anything.
+ */
+size_t workload_memory_estimate(const struct workload_params *p, size_t object_size);
+
 /* Generate @wl from @p (checked first).  On failure @wl is left empty. */
 int workload_generate(const struct workload_params *p, struct workload *wl,
 		      struct ob_err *err);

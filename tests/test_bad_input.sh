@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# test_bad_input.sh - every entry point refuses bad input with one clear
+# message naming the bad value, exit status 2, and nothing half-written.
+#
+#   OPSBENCH_RUN=... OPSBENCH_SUITE=... tests/test_bad_input.sh [--markdown]
+#
+# The table below is the list of bad inputs tried: expected exit status, a
+# fragment the message must contain, and the command.  With --markdown it
+# prints the table with what each command actually printed (tests/bad-inputs.md
+# is such a print-out).
+set -u
+cd "$(dirname "$0")/.."
+run=${OPSBENCH_RUN:?}
+suite=${OPSBENCH_SUITE:?}
+export run suite
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export tmp
+mkdir -p "$tmp/results" "$tmp/nogp" "$tmp/novg"
+# PATHs without one tool each, for the "missing tool" cases.
+for t in setarch bash env sed awk grep ls cat mktemp dirname uname hostname date; do
+	p=$(command -v "$t") && ln -sf "$p" "$tmp/nogp/$t" && ln -sf "$p" "$tmp/novg/$t"
+done
+# The interpreter itself, not a version manager's shim that needs more of PATH.
+py=$(python3 -c 'import sys; print(sys.executable)')
+ln -sf "$py" "$tmp/nogp/python3"
+ln -sf "$py" "$tmp/novg/python3"
+ln -sf "$(command -v gnuplot || echo /bin/false)" "$tmp/novg/gnuplot"
+ln -sf "$(command -v valgrind || echo /bin/false)" "$tmp/nogp/valgrind"
+cp -r tests/fixtures/report/supported "$tmp/run"
+
+# exit | message fragment | command
+cases=$(cat <<'TABLE'
+2|--strategy is required|$run
+2|--strategy 'nosuch': no such strategy|$run -s nosuch
+2|unknown option '--frobnicate'|$run --frobnicate -s direct
+2|--dentries needs a value|$run -s direct --dentries
+2|--dentries '12abc': expected a whole number|$run -s direct --dentries 12abc
+2|--lookups '-5': expected a whole number|$run -s direct --lookups -5
+2|--lookups '2e9x': expected a whole number|$run -s direct --lookups 2e9x
+2|dentries=0: must be 2..268435456|$run -s direct --dentries 0
+2|--dentries '999999999999': expected a whole number, 0..268435456|$run -s direct --dentries 999999999999
+2|needs about|$run -s direct --dentries 200000000
+2|address-space limit (ulimit -v)|ulimit -v 300000; $run -s direct --dentries 2000000
+1|out of memory for a tree of 2000000 dentries|ulimit -v 300000; OPSBENCH_NO_MEMCHECK=1 $run -s direct --dentries 2000000
+2|--custom '1.5': expected a number in [0, 1]|$run -s direct --custom 1.5
+2|--custom 'nan': expected a number in [0, 1]|$run -s direct --custom nan
+2|--custom '-0.1': expected a number in [0, 1]|$run -s direct --custom -0.1
+2|--zipf '11': expected a number in|$run -s direct --order zipf --zipf 11
+2|--zipf '0': expected a number in|$run -s direct --order zipf --zipf 0
+2|--order 'random': expected sorted, uniform or zipf|$run -s direct --order random
+2|--personalities 'ext4'|$run -s null_tested --personalities ext4
+2|--pollute '12Q': expected bytes|$run -s direct --pollute 12Q
+2|--pollute '2048M': expected bytes, at most 1G|$run -s direct --pollute 2048M
+2|--name-max '300': expected a whole number, 0..255|$run -s direct --name-max 300
+2|name_max=3: must be name_min (8)..255|$run -s direct --name-min 8 --name-max 3
+2|fanout=1: must be 0 (auto) or 2..4096|$run -s direct --fanout 1
+2|unexpected argument 'extra'|$run -s direct extra
+2|cannot run a workload with custom ops|$run -s direct --custom 0.5
+2|fewer than path_depth=4|$run -s direct --dentries 3 --depth 4
+2|--profile 'fast': expected quick, full or smoke|$suite --profile fast --list-groups
+2|unknown argument '--no-such-flag'|$suite --group calib --no-such-flag
+2|unknown argument '--benchmark_repetitons=3'|$suite --group calib --benchmark_repetitons=3
+2|--group 'nosuch': no such group|$suite --group nosuch
+2|say which --group to run|$suite
+2|--filter '(': |$suite --list --filter '('
+2|no benchmark of group 'calib' matches the filter|$suite --group calib --filter zzz
+2|PROFILE='fast': expected quick or full|SUITE=$suite PROFILE=fast scripts/bench.sh
+2|--filter '(': |SUITE=$suite FILTER='(' RESULTS=$tmp/results scripts/bench.sh
+2|no benchmark matches FILTER='zzz'|SUITE=$suite FILTER=zzz RESULTS=$tmp/results scripts/bench.sh
+2|RESULTS=/dev/null/x: cannot create a run folder|SUITE=$suite RESULTS=/dev/null/x scripts/bench.sh
+2|RUN=/nonexistent: no such results folder|RUN=/nonexistent scripts/results-dir.sh
+2|no such strategy: nosuch|python3 scripts/cachesim.py --driver $run --out $tmp --strategies nosuch
+2|--out /nonexistent: no such folder|python3 scripts/cachesim.py --driver $run --out /nonexistent
+2|--lookups 0: must be at least 1|python3 scripts/cachesim.py --driver $run --out $tmp --lookups 0
+2|invalid choice: 'pentium'|python3 scripts/cachesim.py --driver $run --out $tmp --geometry pentium
+2|valgrind not found|PATH=$tmp/novg python3 scripts/cachesim.py --driver $run --out $tmp
+2|gnuplot not found|PATH=$tmp/nogp python3 scripts/report.py $tmp/run
+2|/nonexistent/run: no such results folder|python3 scripts/report.py /nonexistent/run
+1|hyperfine: not installed|PATH=$tmp/nogp DRIVER=$run OUT=$tmp scripts/hyperfine.sh
+2|ARCH=sparc: expected x86_64 or arm64|make --no-print-directory ARCH=sparc help
+2|give two results folders, A=... B=...|make --no-print-directory compare A=results
+2|PROFILE='fast'|make --no-print-directory bench PROFILE=fast
+2|RUN=/nonexistent: no such results folder|make --no-print-directory report RUN=/nonexistent
+TABLE
+)
+
+pass=0
+fail=0
+markdown=0
+[[ ${1:-} == --markdown ]] && markdown=1
+((markdown)) && printf '| command | exit | what it prints |\n|---|---|---|\n'
+while IFS='|' read -r want fragment cmd; do
+	[[ -n $cmd ]] || continue
+	out=$(bash -c "$cmd" 2>&1 </dev/null)
+	rc=$?
+	first=$(grep -m1 -F -- "$fragment" <<<"$out" || true)
+	if ((markdown)); then
+		shown=$(printf '%s' "${first:-$out}" | head -n 1 | sed "s#$tmp#\$tmp#g; s#$run#opsbench-run#g; s#$suite#opsbench-suite#g; s/|/\\\\|/g")
+		printf '| `%s` | %s | %s |\n' "$(sed 's/|/\\|/g' <<<"$cmd")" "$rc" "$shown"
+		continue
+	fi
+	if [[ $rc == "$want" && -n $first ]] && ! grep -q Traceback <<<"$out"; then
+		pass=$((pass + 1))
+		echo "[       OK ] $cmd -> $rc: $first"
+	else
+		fail=$((fail + 1))
+		echo "[  FAILED  ] $cmd -> exit $rc (want $want), output:"
+		sed 's/^/    /' <<<"$out" | head -8
+	fi
+done <<<"$cases"
+((markdown)) && exit 0
+
+# Nothing half-written: the failed bench runs above left no run folder behind.
+if [[ -z $(ls -A "$tmp/results") ]]; then
+	pass=$((pass + 1))
+	echo "[       OK ] refused bench runs left nothing in the results folder"
+else
+	fail=$((fail + 1))
+	echo "[  FAILED  ] refused bench runs left: $(ls -A "$tmp/results")"
+fi
+echo "bad input: $pass passed, $fail failed ($(grep -c '|' <<<"$cases") bad inputs tried)"
+exit "$fail"
