@@ -10,10 +10,7 @@ cd "$(dirname "$0")/.."
 suite=${OPSBENCH_SUITE:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "[       OK ] $1"; }
-bad() { fail=$((fail + 1)); echo "[  FAILED  ] $1"; }
+. tests/lib.sh
 
 # An earlier, complete run that must survive untouched.
 mkdir -p "$tmp/results/earlier-run"
@@ -69,5 +66,4 @@ if [[ $before == "$after" && $(ls "$tmp/results/earlier-run" | wc -l) == 4 ]]; t
 else
 	bad "the earlier run changed"
 fi
-echo "interrupt: $pass passed, $fail failed"
-exit "$fail"
+finish "interrupt"

@@ -11,20 +11,7 @@ py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() { # name, then a command that must succeed
-	local name=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		pass=$((pass + 1))
-		echo "[       OK ] $name"
-	else
-		fail=$((fail + 1))
-		echo "[  FAILED  ] $name"
-		sed 's/^/    /' "$tmp/out" | tail -20
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 exit_is() { # expected status, command...
 	local want=$1
@@ -75,5 +62,4 @@ check "suite refuses a bad filter regex with exit 2" exit_is 2 "$suite" --list -
 check "suite lists the quick profile's groups" \
 	bash -c "[[ \$('$suite' --list-groups | wc -l) -ge 10 ]]"
 
-echo "suite smoke: $pass passed, $fail failed"
-exit "$fail"
+finish "suite smoke"

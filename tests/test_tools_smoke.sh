@@ -11,20 +11,7 @@ cd "$(dirname "$0")/.."
 run=${OPSBENCH_RUN:?}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-check() {
-	local name=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		pass=$((pass + 1))
-		echo "[       OK ] $name"
-	else
-		fail=$((fail + 1))
-		echo "[  FAILED  ] $name"
-		sed 's/^/    /' "$tmp/out" | tail -20
-	fi
-}
+. tests/lib.sh
 
 # ---- the driver's command line ----
 
@@ -139,5 +126,4 @@ assert len(names) == 9 and "flag_gated" in names and names[0].startswith("setup 
 	check "hyperfine: JSON and Markdown with every strategy and the setup run" hyperfine_exports
 fi
 
-echo "tools smoke: $pass passed, $fail failed"
-exit "$fail"
+finish "tools smoke"
