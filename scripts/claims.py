@@ -29,6 +29,11 @@ def _cmp_time(a, b):
     return "faster" if a["median"] < b["median"] else "slower"
 
 
+def _than(rel):
+    """'faster than', 'slower than', or 'no measurable difference from'."""
+    return rel + (" from" if rel == "no measurable difference" else " than")
+
+
 def _ns(st):
     return f"{st['median']:.3g} ns [{st['ci'][0]:.3g}, {st['ci'][1]:.3g}]"
 
@@ -67,8 +72,8 @@ def null_test(d):
     a = _cmp_time(nt100, ic)
     b = _cmp_time(nt0, ic)
     out["numbers"] = [f"indirect call: {_ns(ic)}",
-                      f"NULL test + call, never NULL: {_ns(nt100)} ({a} than the plain call)",
-                      f"NULL test + inline default, always NULL: {_ns(nt0)} ({b} than the plain call)"]
+                      f"NULL test + call, never NULL: {_ns(nt100)} ({_than(a)} the plain call)",
+                      f"NULL test + inline default, always NULL: {_ns(nt0)} ({_than(b)} the plain call)"]
     wastes = a == "slower"
     cheaper = b == "faster"
     if wastes and cheaper:
@@ -143,12 +148,12 @@ def flag_bits(d):
         nt, _ = _lookup(res, "null_tested", **want, pollute=args["pollute"]) if fg else (None, None)
         if fg and nt:
             rel = _cmp_time(fg, nt)
-            times.append(rel)
+            times.append(f"{rel} {'without pollution' if args['pollute'] == '0' else 'with pollution'}")
             out["numbers"].append(f"time, pollution {args['pollute']} B: flag_gated {_ns(fg)}, "
                                   f"null_tested {_ns(nt)}: {rel}")
     if not fewer:
         out["verdict"] = "not supported"
-    elif times and all(t == "faster" for t in times):
+    elif times and all(t.startswith("faster") for t in times):
         out["verdict"] = "supported"
     elif times:
         out["verdict"] = ("depends on the instrument: supported in simulated misses "
