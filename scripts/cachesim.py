@@ -137,8 +137,10 @@ def strategies(driver):
 
 def run_one(driver, geometry, flags, lookups, workdir):
     out_file = os.path.join(workdir, "callgrind.out")
-    cmd = ["setarch", platform.machine(), "-R",
-           "valgrind", "--tool=callgrind", "--cache-sim=yes",
+    # An empty environment: its size moves the stack, and with it which cache
+    # sets the stack's lines fall in; the caller's environment must not.
+    cmd = ["env", "-i", shutil.which("setarch"), platform.machine(), "-R",
+           shutil.which("valgrind"), "--tool=callgrind", "--cache-sim=yes",
            "--collect-atstart=no", "--toggle-collect=ob_measured_lookups",
            "--toggle-collect=ob_pollute", f"--callgrind-out-file={out_file}"]
     for level in ("I1", "D1", "LL"):
@@ -234,7 +236,11 @@ def main():
     md = [f"## Simulated cache behaviour (callgrind)\n",
           f"Geometry `{args.geometry}`: {geo}. {args.lookups} lookups per run; only the lookups are "
           f"counted (the pollution's own accesses are simulated but not counted). Exact and "
-          f"repeatable: the same binary gives the same numbers on every run.\n"]
+          f"repeatable: the same binary gives the same numbers on every run. With pollution the "
+          f"misses include the walk's own stack lines (register spills), which the pollution evicts "
+          f"too: a strategy whose compiled code spills more, or whose spills straddle a line, pays "
+          f"for it here; the stack's position is fixed (empty environment, no ASLR) so that this "
+          f"does not change from run to run.\n"]
     for name, what, _ in scenarios:
         sel = [r for r in rows if r["scenario"] == name]
         if not sel:

@@ -19,9 +19,12 @@ if [[ -n ${RUN:-} ]]; then
 	echo "$RUN"
 	exit 0
 fi
-newest=$(ls -1d results/*-*-[0-9]*-[0-9]* 2>/dev/null | while read -r d; do
-	[[ -e $d/INCOMPLETE ]] || echo "$d"
-done | sort -t- -k3,4 | tail -n 1)
+# Newest by the name's timestamp (<host>-<arch>-<yyyymmdd>-<hhmmss>[-N]); hosts may hold dashes.
+newest=$(for d in results/*-*-[0-9]*-[0-9]*; do
+	[[ -d $d && ! -e $d/INCOMPLETE ]] || continue
+	stamp=$(sed -nE 's/.*-([0-9]{8})-([0-9]{6})(-([0-9]+))?$/\1\2 \4/p' <<<"$d")
+	[[ -n $stamp ]] && echo "$stamp $d"
+done | sort -k1,1n -k2,2n | tail -n 1 | awk '{ print $NF }')
 if [[ -n $newest ]]; then
 	echo "$newest"
 	exit 0
