@@ -224,6 +224,8 @@ def main():
         sys.exit(e.code)
 
     geo = "; ".join(f"{lvl} {s} B, {w}-way, {l} B lines" for lvl, (s, w, l) in geometry.items())
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
+                            text=True).stdout.strip() or "unknown"
     buf = io.StringIO()
     fields = list(rows[0].keys()) if rows else ["scenario", "strategy"]
     w = csv.DictWriter(buf, fieldnames=fields + ["geometry"], lineterminator="\n")
@@ -234,6 +236,7 @@ def main():
     write_atomic(os.path.join(args.out, "cachesim.csv"), buf.getvalue())
 
     md = [f"## Simulated cache behaviour (callgrind)\n",
+          f"Made by the driver built at commit `{commit}`. "
           f"Geometry `{args.geometry}`: {geo}. {args.lookups} lookups per run; only the lookups are "
           f"counted (the pollution's own accesses are simulated but not counted). Exact and "
           f"repeatable: the same binary gives the same numbers on every run. With pollution the "

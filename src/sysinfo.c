@@ -83,6 +83,22 @@ void ob_read_caches(struct ob_caches *c, const char *sysfs_root)
 		c->llc = c->l2;		/* no L2 either: keep the fallback's shape */
 }
 
+/* The "Key: N kB" line of a /proc file that @format matches, in bytes; 0 if none. */
+static size_t proc_kib(const char *path, const char *format)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	unsigned long long kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, format, &kib) == 1)
+			break;
+	fclose(f);
+	return (size_t)kib << 10;
+}
+
 bool ob_emulated(char *why, size_t len)
 {
 #if defined(__aarch64__)
@@ -114,33 +130,13 @@ bool ob_emulated(char *why, size_t len)
 
 size_t ob_mem_available(void)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long long kib = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-			break;
-	fclose(f);
-	return (size_t)kib << 10;
+	return proc_kib("/proc/meminfo", "MemAvailable: %llu kB");
 }
 
 /* Bytes of address space in use now (VmSize), or 0 if unknown. */
 static size_t vm_size(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	unsigned long long kib = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmSize: %llu kB", &kib) == 1)
-			break;
-	fclose(f);
-	return (size_t)kib << 10;
+	return proc_kib("/proc/self/status", "VmSize: %llu kB");
 }
 
 int ob_check_memory(size_t need, const char *what, struct ob_err *err)
