@@ -23,6 +23,9 @@ import platform
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from obstats import read_text  # noqa: E402
 import tempfile
 
 # Named geometries: (size, associativity, line) for I1, D1 and LL.  The LL of
@@ -65,23 +68,15 @@ class CachesimError(Exception):
         self.code = code
 
 
-def read(path):
-    try:
-        with open(path) as f:
-            return f.read().strip()
-    except OSError:
-        return None
-
-
 def sysfs_cache(level, kind):
     base = "/sys/devices/system/cpu/cpu0/cache"
     for i in range(16):
         d = f"{base}/index{i}"
-        if read(f"{d}/level") != str(level) or read(f"{d}/type") not in kind:
+        if read_text(f"{d}/level") != str(level) or read_text(f"{d}/type") not in kind:
             continue
-        size = read(f"{d}/size")
-        ways = read(f"{d}/ways_of_associativity")
-        line = read(f"{d}/coherency_line_size")
+        size = read_text(f"{d}/size")
+        ways = read_text(f"{d}/ways_of_associativity")
+        line = read_text(f"{d}/coherency_line_size")
         if not (size and ways and line):
             return None
         mult = {"K": 1 << 10, "M": 1 << 20}.get(size[-1], 1)

@@ -16,15 +16,10 @@ import platform
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from obstats import read_text  # noqa: E402
+
 META_VERSION = 1
-
-
-def read(path):
-    try:
-        with open(path) as f:
-            return f.read().strip()
-    except OSError:
-        return None
 
 
 def run(cmd):
@@ -36,7 +31,7 @@ def run(cmd):
 
 
 def cpu_model():
-    info = read("/proc/cpuinfo") or ""
+    info = read_text("/proc/cpuinfo") or ""
     for key in ("model name", "Model", "Hardware", "CPU part"):
         for line in info.splitlines():
             if line.startswith(key) and ":" in line:
@@ -49,17 +44,17 @@ def caches():
     base = "/sys/devices/system/cpu/cpu0/cache"
     for i in range(16):
         d = f"{base}/index{i}"
-        level = read(f"{d}/level")
+        level = read_text(f"{d}/level")
         if level is None:
             continue
-        size = read(f"{d}/size")
+        size = read_text(f"{d}/size")
         out.append({
             "level": int(level),
-            "type": read(f"{d}/type"),
+            "type": read_text(f"{d}/type"),
             "size": size,
             "size_bytes": parse_size(size),
-            "line_bytes": int(read(f"{d}/coherency_line_size") or 0) or None,
-            "shared_cpu_list": read(f"{d}/shared_cpu_list"),
+            "line_bytes": int(read_text(f"{d}/coherency_line_size") or 0) or None,
+            "shared_cpu_list": read_text(f"{d}/shared_cpu_list"),
         })
     return out
 
@@ -72,7 +67,7 @@ def parse_size(s):
 
 
 def hypervisor():
-    flags = read("/proc/cpuinfo") or ""
+    flags = read_text("/proc/cpuinfo") or ""
     virt = run(["systemd-detect-virt"])
     if virt and virt != "none":
         return virt
@@ -92,23 +87,23 @@ def compiler(env_name, default):
 
 
 def describe(args):
-    gov = read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+    gov = read_text("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
     return {
         "opsbench_meta_version": META_VERSION,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "host": platform.node(),
         "arch": platform.machine(),
         "kernel": platform.release(),
-        "os": (read("/etc/os-release") or "").partition('PRETTY_NAME="')[2].partition('"')[0] or None,
+        "os": (read_text("/etc/os-release") or "").partition('PRETTY_NAME="')[2].partition('"')[0] or None,
         "cpu_model": cpu_model(),
         "cpus_online": os.cpu_count(),
         "caches": caches(),
         "hypervisor": hypervisor(),
         "governor": gov,
-        "boost": read("/sys/devices/system/cpu/cpufreq/boost"),
-        "transparent_hugepage": read("/sys/kernel/mm/transparent_hugepage/enabled"),
-        "perf_event_paranoid": read("/proc/sys/kernel/perf_event_paranoid"),
-        "load_average": read("/proc/loadavg"),
+        "boost": read_text("/sys/devices/system/cpu/cpufreq/boost"),
+        "transparent_hugepage": read_text("/sys/kernel/mm/transparent_hugepage/enabled"),
+        "perf_event_paranoid": read_text("/proc/sys/kernel/perf_event_paranoid"),
+        "load_average": read_text("/proc/loadavg"),
         "cc": compiler("OB_CC", "gcc"),
         "cxx": compiler("OB_CXX", "g++"),
         "cflags": os.environ.get("OB_CFLAGS"),

@@ -14,6 +14,15 @@ import statistics
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
+def read_text(path):
+    """The stripped contents of a small text file (sysfs, procfs), or None."""
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
 class ResultsError(Exception):
     """A results file that is missing or not what it should be."""
 

@@ -32,26 +32,12 @@ done
 scripts/run-tests.sh tests-arm64 "${wrappers[@]}"
 rc=$?
 
-smoke_pass=0
-smoke_fail=0
-smoke() {
-	local what=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		echo "[       OK ] $what"
-		smoke_pass=$((smoke_pass + 1))
-	else
-		echo "[  FAILED  ] $what"
-		tail -5 "$tmp/out" | sed 's/^/    /'
-		smoke_fail=$((smoke_fail + 1))
-		rc=$((rc + 1))
-	fi
-}
-smoke "arm64 opsbench-run --list under qemu" \
+. tests/lib.sh
+check "arm64 opsbench-run --list under qemu" \
 	bash -c "$qemu $build/bin/opsbench-run --list | grep -q flag_gated"
-smoke "arm64 opsbench-suite --list under qemu" \
+check "arm64 opsbench-suite --list under qemu" \
 	bash -c "$qemu $build/bin/opsbench-suite --list | grep -q '^lookup/flag_gated/'"
-smoke "arm64 opsbench-run says it is emulated and runs a tiny scenario" \
+check "arm64 opsbench-run says it is emulated and runs a tiny scenario" \
 	bash -c "$qemu $build/bin/opsbench-run -s flag_gated --dentries 64 --lookups 1000 2>&1 | grep -q 'emulat'"
-echo "arm64 smoke: $smoke_pass passed, $smoke_fail failed"
-exit "$rc"
+echo "arm64 smoke: $pass passed, $fail failed"
+exit $((rc + fail))
