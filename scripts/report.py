@@ -13,6 +13,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -192,11 +193,9 @@ def lookup_section(data):
 
 def dispatch_section(res):
     rows = []
-    base = _s = None
     items = {n: obstats.summarize(e["samples"]) for n, e in res.items() if n.startswith("dispatch/")}
     base = items.get("dispatch/direct_call")
-    for n in sorted(items, key=lambda n: [int(t) if t.isdigit() else t for t in
-                                          __import__("re").split(r"(\d+)", n)]):
+    for n in sorted(items, key=lambda n: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", n)]):
         st = items[n]
         rows.append([n[len("dispatch/"):], fmt(st["median"]), f"[{fmt(st['ci'][0])}, {fmt(st['ci'][1])}]",
                      f"{st['cv'] * 100:.1f}%", f"{st['median'] / base['median']:.2f}x" if base else "n/a"])
