@@ -48,6 +48,10 @@ CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
 define build_rules
+# The measured functions and their loops start on a cache line of their own,
+# so that no strategy gains or loses by where its loop falls in a line.
+$(1)/obj/src/strategies/%.o: CFLAGS_COMMON += -falign-functions=64 -falign-loops=64
+
 $(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CC      $$@")

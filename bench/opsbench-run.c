@@ -17,7 +17,9 @@
 
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
+#include "opsbench/stack.h"
 #include "opsbench/strategy.h"
+#include "opsbench/tsc.h"
 #include "opsbench/sysinfo.h"
 #include "opsbench/workload.h"
 
@@ -28,6 +30,7 @@ struct options {
 	struct workload_params wl;
 	uint64_t lookups;	/* lookups to time (0: setup only) */
 	size_t pollute;		/* bytes touched between lookups */
+	enum ob_mode mode;	/* how lookups are timed */
 	int list;
 	int no_pmu;		/* do not open hardware counters */
 };
@@ -38,7 +41,7 @@ enum {
 	OPT_STRATEGY = 's', OPT_DENTRIES = 'n', OPT_LOOKUPS = 'l', OPT_HELP = 'h',
 	OPT_LIST = 256, OPT_SEED, OPT_FANOUT, OPT_DIR_SHARE, OPT_NAME_MIN, OPT_NAME_MAX,
 	OPT_CUSTOM, OPT_PERS, OPT_DEPTH, OPT_ORDER, OPT_ZIPF, OPT_NEGATIVE, OPT_CASE,
-	OPT_STALE, OPT_PATHS, OPT_POLLUTE, OPT_NO_PMU,
+	OPT_STALE, OPT_PATHS, OPT_POLLUTE, OPT_NO_PMU, OPT_MODE,
 };
 
 static const struct flag {
@@ -64,6 +67,7 @@ static const struct flag {
 	{ { "stale",	     required_argument, NULL, OPT_STALE },    "F",     "share of dentries that fail revalidation (default 0)" },
 	{ { "paths",	     required_argument, NULL, OPT_PATHS },    "N",     "length of the cycled lookup list, 0 = auto (default 0)" },
 	{ { "pollute",	     required_argument, NULL, OPT_POLLUTE },  "BYTES", "memory touched between lookups, K/M suffixes (default 0)" },
+	{ { "mode",	     required_argument, NULL, OPT_MODE },     "MODE",  "throughput (default), latency (each lookup waits for the last) or cold (one lookup at a time, serialised timestamps, pollution untimed)" },
 	{ { "no-pmu",	     no_argument,	NULL, OPT_NO_PMU },   NULL,    "do not open hardware counters (time only)" },
 	{ { "list",	     no_argument,	NULL, OPT_LIST },     NULL,    "list the strategies and the scenario knobs, then exit" },
 	{ { "help",	     no_argument,	NULL, OPT_HELP },     NULL,    "this help" },
@@ -209,6 +213,17 @@ static void parse(int argc, char **argv, struct options *o)
 		case OPT_STALE:		o->wl.stale_share = parse_real("stale", optarg, 0, 1); break;
 		case OPT_PATHS:		o->wl.lookups = parse_count("paths", optarg, WL_MAX_LOOKUPS); break;
 		case OPT_POLLUTE:	o->pollute = parse_bytes("pollute", optarg); break;
+		case OPT_MODE: {
+			int m;
+
+			for (m = 0; m < OB_MODE_COUNT; m++)
+				if (!strcmp(optarg, ob_mode_name((enum ob_mode)m)))
+					break;
+			if (m == OB_MODE_COUNT)
+				bad("mode", optarg, "expected throughput, latency or cold");
+			o->mode = (enum ob_mode)m;
+			break;
+		}
 		case OPT_LIST:		o->list = 1; break;
 		case OPT_NO_PMU:	o->no_pmu = 1; break;
 		case OPT_HELP:		usage(stdout); exit(0);
@@ -259,6 +274,34 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* The timed part, run on a stack at a fixed address (opsbench/stack.h). */
+struct measured {
+	const struct strategy *s;
+	struct ob_tree *tree;
+	struct ob_run run;
+	uint64_t lookups;
+	struct pmu *pmu;	/* NULL: not counting */
+	struct pmu_reading reading;
+	double ns;		/* wall time of the loop */
+	uint64_t sum;
+};
+
+static void measure(void *arg)
+{
+	struct measured *m = arg;
+	struct ob_run run = m->run;	/* on this stack: its line is placed too */
+	double t0;
+
+	if (m->pmu)
+		pmu_start(m->pmu);
+	t0 = now_ns();
+	m->sum = m->lookups ? ob_measured_lookups(m->s, m->tree, &run, m->lookups) : 0;
+	m->ns = now_ns() - t0;
+	if (m->pmu)
+		pmu_stop(m->pmu, &m->reading);
+	m->run = run;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -269,10 +312,10 @@ int main(int argc, char **argv)
 	struct ob_err err = { 0 };
 	struct ob_mem mem;
 	size_t found = 0;
-	double t0, ns;
+	double ns;
 	uint64_t sum;
 	struct pmu pmu;
-	struct pmu_reading reading = { 0 };
+	struct measured m = { 0 };
 	int counting = 0;
 
 	parse(argc, argv, &o);
@@ -282,6 +325,10 @@ int main(int argc, char **argv)
 	}
 	if (!o.strategy) {
 		fprintf(stderr, "opsbench-run: --strategy is required (one of the names --list prints)\n");
+		return EXIT_USAGE;
+	}
+	if (o.mode == OB_COLD && !o.pollute) {
+		fprintf(stderr, "opsbench-run: --mode cold: needs --pollute BYTES (what evicts the lines between lookups)\n");
 		return EXIT_USAGE;
 	}
 	s = ob_strategy_find(o.strategy);
@@ -301,7 +348,8 @@ int main(int argc, char **argv)
 	char what[64];
 
 	snprintf(what, sizeof(what), "a tree of %zu dentries", o.wl.dentries);
-	if (ob_check_memory(workload_memory_estimate(&o.wl, s->object_size) + 4 * o.pollute, what, &err)) {
+	if (ob_check_memory(workload_memory_estimate(&o.wl, s->object_size) +
+			    ob_pollute_buffer_size(o.pollute), what, &err)) {
 		fprintf(stderr, "opsbench-run: --dentries %zu: %s\n", o.wl.dentries, err.msg);
 		return EXIT_USAGE;
 	}
@@ -314,9 +362,10 @@ int main(int argc, char **argv)
 		workload_free(&wl);
 		return err.code == -EINVAL ? EXIT_USAGE : 1;
 	}
+	run.mode = o.mode;
 	if (o.pollute) {
 		run.pollute_bytes = o.pollute;
-		run.pollute_size = 2 * o.pollute < (64u << 20) ? (64u << 20) : 2 * o.pollute;
+		run.pollute_size = ob_pollute_buffer_size(o.pollute);
 		run.pollute_buf = calloc(1, run.pollute_size);
 		if (!run.pollute_buf) {
 			fprintf(stderr, "opsbench-run: out of memory for a %zu-byte pollution buffer\n",
@@ -330,15 +379,26 @@ int main(int argc, char **argv)
 
 	if (!o.no_pmu && o.lookups)
 		counting = pmu_open(&pmu, stderr);
-	if (counting)
-		pmu_start(&pmu);
-	t0 = now_ns();
-	sum = o.lookups ? ob_measured_lookups(s, tree, &run, o.lookups) : 0;
-	ns = now_ns() - t0;
-	if (counting) {
-		pmu_stop(&pmu, &reading);
-		pmu_close(&pmu);
+	if (o.mode == OB_COLD) {	/* calibrate before, not inside, the timed part */
+		ob_ts_ns_per_tick();
+		ob_ts_overhead_ticks();
 	}
+	m = (struct measured) {
+		.s = s, .tree = tree, .run = run, .lookups = o.lookups, .pmu = counting ? &pmu : NULL,
+	};
+	if (ob_call_on_fixed_stack(measure, &m, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		return 1;
+	}
+	if (counting)
+		pmu_close(&pmu);
+	struct pmu_reading reading = m.reading;
+
+	sum = m.sum;
+	ns = m.ns;
+	if (o.mode == OB_COLD && o.lookups)	/* the lookups alone, timer subtracted */
+		ns = ((double)m.run.timed_ticks - ob_ts_overhead_ticks() * (double)o.lookups) *
+		     ob_ts_ns_per_tick();
 	OPTIMIZER_HIDE_VAR(sum);
 	s->memory(tree, &mem);
 
@@ -354,8 +414,8 @@ int main(int argc, char **argv)
 	for (int e = 0; e < PMU_NR_EVENTS; e++)
 		if (reading.counted[e])
 			printf("; %.2f %s/lookup", reading.value[e] * per, pmu_event_name(e));
-	printf("\n{\"strategy\":\"%s\",\"lookups\":%" PRIu64 ",\"emulated\":%s,",
-	       s->name, o.lookups, emulated ? "true" : "false");
+	printf("\n{\"strategy\":\"%s\",\"mode\":\"%s\",\"lookups\":%" PRIu64 ",\"emulated\":%s,",
+	       s->name, ob_mode_name(o.mode), o.lookups, emulated ? "true" : "false");
 	if (emulated)
 		printf("\"wall_ns\":null,\"ns_per_lookup\":null,");
 	else

@@ -30,3 +30,14 @@ const struct strategy *ob_strategy_find(const char *name)
 			return s;
 	return NULL;
 }
+
+const char *ob_mode_name(enum ob_mode m)
+{
+	static const char *const names[OB_MODE_COUNT] = {
+		[OB_THROUGHPUT]	= "throughput",
+		[OB_LATENCY]	= "latency",
+		[OB_COLD]	= "cold",
+	};
+
+	return (unsigned int)m < OB_MODE_COUNT ? names[m] : "unknown";
+}

@@ -1,20 +1,62 @@
 // SPDX-License-Identifier: MIT
-/* tree.c - allocation of the layout-independent parts of a strategy's tree. */
+/*
+ * tree.c - the mapping a strategy's tree lives in (see src/model/tree.h for
+ * the placement), and its layout-independent parts.
+ */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "model/tree.h"
 #include "opsbench/hash.h"
 #include "opsbench/rng.h"
 
-static void *zalloc_aligned(size_t size)
-{
-	size_t rounded = (size + L1_CACHE_BYTES - 1) & ~(size_t)(L1_CACHE_BYTES - 1);
-	void *p = aligned_alloc(L1_CACHE_BYTES, rounded ? rounded : L1_CACHE_BYTES);
+#define HUGE_PAGE	(2ul << 20)
 
-	if (p)
-		memset(p, 0, rounded);
+/* The tree mapped at OB_TREE_BASE, and which waiting slots are taken. */
+static const struct ob_tree *resident;
+static uint32_t parked_slots = 1;	/* bit k: slot k taken; slot 0 is the base */
+
+static void *slot_addr(unsigned int k)
+{
+	return (void *)(OB_TREE_BASE + (uintptr_t)k * OB_TREE_SLOT_BYTES);
+}
+
+static size_t round_up(size_t x, size_t to)
+{
+	return (x + to - 1) & ~(to - 1);
+}
+
+/* Move the mapping of @t from @from to @to (both slots, both ours). */
+static void move_tree(const struct ob_tree *t, void *from, void *to)
+{
+	void *p = mremap(from, t->map_bytes, t->map_bytes, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+
+	if (p != to) {
+		fprintf(stderr, "opsbench: cannot move a %zu-byte tree from %p to %p: %s\n",
+			t->map_bytes, from, to, strerror(errno));
+		abort();
+	}
+}
+
+void tree_enter(const struct ob_tree *t)
+{
+	if (resident == t)
+		return;
+	if (resident)
+		move_tree(resident, slot_addr(0), slot_addr(resident->park));
+	move_tree(t, slot_addr(t->park), slot_addr(0));
+	resident = t;
+}
+
+/* Hand out @bytes of the mapping, line-aligned (zeroed: a fresh mapping). */
+static void *carve(unsigned char *base, size_t *used, size_t bytes)
+{
+	void *p = base + *used;
+
+	*used += round_up(bytes ? bytes : 1, L1_CACHE_BYTES);
 	return p;
 }
 
@@ -22,36 +64,85 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 	       struct ob_tree **out, struct ob_err *err)
 {
 	struct ob_tree *t = calloc(1, sizeof(*t));
+	const size_t table = OB_D_HASH_BUCKETS * sizeof(struct hlist_bl_head);
+	size_t ext = 0, used = 0, need;
+	unsigned char *base;
 	struct ob_rng rng;
-	size_t ext = 0;
+	unsigned int k;
 
 	*out = NULL;
 	if (!t)
-		goto nomem;
+		return ob_errorf(err, -ENOMEM, "%s: out of memory", s->name);
 	t->strategy = s;
 	t->wl = wl;
 	t->n = wl->n_nodes;
 	t->stride = s->object_size;
-	for (t->buckets = 16; t->buckets < 2 * t->n; t->buckets <<= 1)
-		;
-	t->hash_shift = 32 - (unsigned int)__builtin_ctzll(t->buckets);
 	for (size_t i = 0; i < t->n; i++)
-		if (wl->nodes[i].name_len >= DNAME_INLINE_LEN)
+		if (wl->nodes[i].name_len >= s->inline_name_len)
 			ext += wl->nodes[i].name_len + 1u;
 	t->ext_names_size = ext ? ext + NAME_PAD : 0;
 	t->n_prepared = wl->n_lookups;
 
-	t->arena = zalloc_aligned(t->n * t->stride);
-	t->slot = malloc(t->n * sizeof(*t->slot));
-	t->inodes = calloc(t->n, sizeof(*t->inodes));
-	t->hashtable = zalloc_aligned(t->buckets * sizeof(*t->hashtable));
-	t->sb = zalloc_aligned(PERS_COUNT * sizeof(*t->sb));
-	t->prepared = calloc(t->n_prepared ? t->n_prepared : 1, sizeof(*t->prepared));
-	if (ext)
-		t->ext_names = calloc(1, t->ext_names_size);
-	if (!t->arena || !t->slot || !t->inodes || !t->hashtable || !t->sb ||
-	    !t->prepared || (ext && !t->ext_names))
-		goto nomem;
+	/* What the mapping holds, each part on its own lines. */
+	need = table + round_up(PERS_COUNT * sizeof(*t->sb), L1_CACHE_BYTES) +
+	       round_up(t->n * t->stride, L1_CACHE_BYTES) +
+	       round_up(t->n * sizeof(*t->inodes), L1_CACHE_BYTES) +
+	       round_up(t->ext_names_size + 1, L1_CACHE_BYTES) +
+	       round_up(t->n_prepared * sizeof(*t->prepared) + 1, L1_CACHE_BYTES) +
+	       round_up(wl->paths_len + NAME_PAD, L1_CACHE_BYTES);
+	t->map_bytes = round_up(need, HUGE_PAGE);
+	if (t->map_bytes > OB_TREE_SLOT_BYTES) {
+		free(t);
+		return ob_errorf(err, -E2BIG, "%s: a tree of %zu dentries needs %zu MiB, more than the %lu MiB a tree may use",
+				 s->name, wl->n_nodes, round_up(need, HUGE_PAGE) >> 20,
+				 OB_TREE_SLOT_BYTES >> 20);
+	}
+	for (k = 1; k < OB_TREE_SLOTS && (parked_slots & (1u << k)); k++)
+		;
+	if (k == OB_TREE_SLOTS) {
+		free(t);
+		return ob_errorf(err, -ENOSPC, "%s: %u trees exist already, the most one process may hold",
+				 s->name, OB_TREE_SLOTS - 1);
+	}
+	t->slot = malloc((t->n ? t->n : 1) * sizeof(*t->slot));
+	if (!t->slot) {
+		free(t);
+		return ob_errorf(err, -ENOMEM, "%s: out of memory for a tree of %zu dentries",
+				 s->name, wl->n_nodes);
+	}
+
+	/* The new tree is built in place: whatever was there waits in its slot. */
+	if (resident)
+		move_tree(resident, slot_addr(0), slot_addr(resident->park));
+	resident = NULL;
+	base = mmap(slot_addr(0), t->map_bytes, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
+	if (base != slot_addr(0)) {
+		int e = base == MAP_FAILED ? errno : EEXIST;
+
+		if (base != MAP_FAILED)
+			munmap(base, t->map_bytes);
+		free(t->slot);
+		free(t);
+		return ob_errorf(err, e == ENOMEM ? -ENOMEM : -e,
+				 "cannot map a %zu-byte tree at %p: %s", need, slot_addr(0),
+				 e == EEXIST ? "the address is taken" : strerror(e));
+	}
+	/* Large pages where the kernel gives them, as the kernel's linear map has. */
+	madvise(base, table, MADV_HUGEPAGE);
+	parked_slots |= 1u << k;
+	t->park = k;
+	resident = t;
+
+	carve(base, &used, table);	/* OB_D_HASHTABLE */
+	t->sb = carve(base, &used, PERS_COUNT * sizeof(*t->sb));
+	t->arena = carve(base, &used, t->n * t->stride);
+	t->inodes = carve(base, &used, t->n * sizeof(*t->inodes));
+	t->ext_names = ext ? carve(base, &used, t->ext_names_size) : NULL;
+	t->prepared = carve(base, &used, t->n_prepared * sizeof(*t->prepared));
+	t->paths = carve(base, &used, wl->paths_len + NAME_PAD);
+	if (wl->paths_len)
+		memcpy(t->paths, wl->paths, wl->paths_len);
 
 	/* Scatter the dentries over the arena (Fisher-Yates, seeded). */
 	ob_rng_seed(&rng, wl->params.seed ^ 0x5eedd3a7u);
@@ -66,23 +157,17 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 	}
 	*out = t;
 	return 0;
-nomem:
-	tree_free(t);
-	return ob_errorf(err, -ENOMEM, "%s: out of memory for a tree of %zu dentries",
-			 s->name, wl->n_nodes);
 }
 
 void tree_free(struct ob_tree *t)
 {
 	if (!t)
 		return;
-	free(t->arena);
+	munmap(slot_addr(resident == t ? 0 : t->park), t->map_bytes);
+	if (resident == t)
+		resident = NULL;
+	parked_slots &= ~(1u << t->park);
 	free(t->slot);
-	free(t->inodes);
-	free(t->hashtable);
-	free(t->sb);
-	free(t->prepared);
-	free(t->ext_names);
 	free(t);
 }
 
@@ -91,7 +176,7 @@ void tree_memory(const struct ob_tree *t, struct ob_mem *m)
 	*m = (struct ob_mem) {
 		.object_size = t->stride,
 		.dentries = t->n * t->stride,
-		.hashtable = t->buckets * sizeof(*t->hashtable),
+		.hashtable = OB_D_HASH_BUCKETS * sizeof(struct hlist_bl_head),
 		.inodes = t->n * sizeof(*t->inodes),
 		.ext_names = t->ext_names_size,
 		.ops = t->ops_bytes + PERS_COUNT * sizeof(*t->sb),

@@ -26,7 +26,7 @@ json_line_parses() {
 	"$run" -s embedded --lookups 1000 --dentries 300 | tail -n 1 | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
-assert d["strategy"] == "embedded" and d["object_bytes"] == 208 and d["dentries"] == 300, d
+assert d["strategy"] == "embedded" and d["object_bytes"] == 192 and d["dentries"] == 300, d
 assert "cycles/lookup" in d, d'
 }
 check "driver: the last line is JSON with the scenario's figures" json_line_parses

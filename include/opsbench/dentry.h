@@ -19,13 +19,21 @@
  *
  * The object is not declared cache-line aligned, like the kernel's: its
  * 192 bytes are a multiple of the line, so objects packed in a line-aligned
- * arena (as in a slab) start on a line.  Strategies whose object must differ
- * pick another DENTRY_LAYOUT before including this header; the layout then
- * differs on line 1 only, and sizeof() reports the honest size:
+ * arena (as in the kernel's dentry slab cache) start on a line.  Strategies
+ * whose object must differ pick another DENTRY_LAYOUT before including this
+ * header.  Like the kernel (which keeps struct dentry at 192 bytes by sizing
+ * DNAME_INLINE_LEN, Linux 6.11+), a layout that stores more or fewer
+ * pointers resizes the inline name, never the object: every layout is 192
+ * bytes, line 0 is identical in all of them, and only the end of d_iname
+ * and what follows it on line 1 move:
  *
- *   DENTRY_LAYOUT_OPS_POINTER  d_op on line 1 (the kernel)          192 bytes
- *   DENTRY_LAYOUT_EMBEDDED     the three methods on line 1           208 bytes
- *   DENTRY_LAYOUT_NO_OPS       no per-object ops (reached via d_sb)  184 bytes
+ *   DENTRY_LAYOUT_OPS_POINTER  d_op at 96 (the kernel)        d_iname 40 bytes
+ *   DENTRY_LAYOUT_EMBEDDED     the three methods at 80        d_iname 24 bytes
+ *   DENTRY_LAYOUT_NO_OPS       no per-object ops (via d_sb)   d_iname 48 bytes
+ *
+ * Names of DNAME_INLINE_LEN bytes or more live outside the object, so the
+ * layouts differ in which names are external, as kernels with a different
+ * DNAME_INLINE_LEN would.
  *
  * Only the strategy files (and tests of the layout) include this header; the
  * rest of opsbench sees trees through include/opsbench/strategy.h.
@@ -46,8 +54,20 @@
 #define DENTRY_LAYOUT DENTRY_LAYOUT_OPS_POINTER
 #endif
 
-/* Length of the inline name, as DNAME_INLINE_LEN on 64-bit Linux. */
+/*
+ * Length of the inline name: 40 bytes as DNAME_INLINE_LEN on 64-bit Linux
+ * with d_op; the layouts that hold two pointers more or one less give or take
+ * the difference, so that the object stays at 192 bytes.
+ */
+#if DENTRY_LAYOUT == DENTRY_LAYOUT_OPS_POINTER
 #define DNAME_INLINE_LEN	40
+#elif DENTRY_LAYOUT == DENTRY_LAYOUT_EMBEDDED
+#define DNAME_INLINE_LEN	24
+#elif DENTRY_LAYOUT == DENTRY_LAYOUT_NO_OPS
+#define DNAME_INLINE_LEN	48
+#else
+#error "unknown DENTRY_LAYOUT"
+#endif
 
 /* d_flags: which ops a dentry has, set once by d_set_d_op() (Linux 2.6.38+). */
 #define DCACHE_OP_HASH		0x00000001u
@@ -215,17 +235,14 @@ _Static_assert(offsetof(struct dentry, d_inode) + sizeof(void *) <= L1_CACHE_BYT
 
 #if DENTRY_LAYOUT == DENTRY_LAYOUT_OPS_POINTER
 _Static_assert(offsetof(struct dentry, d_op) == 96, "d_op at 96, on line 1");
+#elif DENTRY_LAYOUT == DENTRY_LAYOUT_EMBEDDED
+_Static_assert(offsetof(struct dentry, d_m) == 80, "methods on line 1, d_iname shortened");
+#endif
+/* Every layout: d_sb at 104, line 2 at 128, 192 bytes, like Linux. */
 _Static_assert(offsetof(struct dentry, d_sb) == 104, "d_sb at 104");
 _Static_assert(offsetof(struct dentry, d_lockref) == 128, "line 2 starts at 128");
 _Static_assert(sizeof(struct dentry) == 192, "three cache lines, like Linux");
 _Static_assert(sizeof(struct dentry) % L1_CACHE_BYTES == 0, "whole lines");
-#elif DENTRY_LAYOUT == DENTRY_LAYOUT_EMBEDDED
-_Static_assert(offsetof(struct dentry, d_m) == 96, "methods where d_op was");
-_Static_assert(sizeof(struct dentry) == 208, "two more pointers than d_op");
-#else
-_Static_assert(offsetof(struct dentry, d_sb) == 96, "d_sb moves up into d_op's place");
-_Static_assert(sizeof(struct dentry) == 184, "one pointer less than Linux");
-#endif
 
 _Static_assert(sizeof(struct dentry_ops) == L1_CACHE_BYTES, "ops table is one line");
 _Static_assert(offsetof(struct qstr, hash_len) == 0 &&

@@ -38,22 +38,61 @@ struct ob_mem {
 };
 
 /*
+ * How a benchmark loop times its lookups.
+ *
+ *   OB_THROUGHPUT  independent lookups, back to back: the processor overlaps
+ *                  one lookup with the next, so time per lookup is the
+ *                  inverse of throughput; pollution, if any, is part of it
+ *   OB_LATENCY     each lookup starts only when the previous one's result is
+ *                  known (its start and path depend on it through a zero
+ *                  the compiler cannot see), as the components of one path
+ *                  walk do: time per lookup is its latency
+ *   OB_COLD        one lookup at a time between serialised timestamps
+ *                  (include/opsbench/tsc.h), with the pollution touched
+ *                  before it, outside the timed region; the loop's time is
+ *                  not the measurement, ob_run.timed_ticks is
+ */
+enum ob_mode {
+	OB_THROUGHPUT,
+	OB_LATENCY,
+	OB_COLD,
+	OB_MODE_COUNT
+};
+
+/* Name of @m as benchmark names and outputs spell it ("throughput", ...). */
+const char *ob_mode_name(enum ob_mode m);
+
+/*
  * State of a benchmark loop across batches: where it is in the lookup list,
- * and the unrelated memory it touches between lookups (cache pollution).
+ * how it times, and the unrelated memory it touches between lookups (cache
+ * pollution).
  */
 struct ob_run {
 	size_t cursor;			/* next entry of the lookup list */
-	size_t pollute_bytes;		/* touched after each lookup; 0: none */
+	enum ob_mode mode;
+	size_t pollute_bytes;		/* touched before each lookup; 0: none */
 	unsigned char *pollute_buf;	/* a buffer of pollute_size bytes */
 	size_t pollute_size;
 	size_t pollute_pos;		/* where the next touch starts */
+	uint64_t timed_ticks;		/* OB_COLD: timestamp ticks inside lookups, summed */
 };
+
+/*
+ * The pollution buffer for @bytes touched per lookup: four times as large,
+ * so that the touches themselves miss in the cache they are sized against.
+ * The one definition of "cold" every instrument uses.
+ */
+static inline size_t ob_pollute_buffer_size(size_t bytes)
+{
+	return 4 * bytes;
+}
 
 struct strategy {
 	const char *name;	/* as on the command line: "flag_gated" */
 	const char *summary;	/* one line: how an optional op is reached */
 	const char *origin;	/* where the pattern comes from */
 	size_t object_size;	/* sizeof its struct dentry, in bytes */
+	size_t inline_name_len;	/* its DNAME_INLINE_LEN: longer names are external */
 	bool custom_ops;	/* false: only workloads without custom ops */
 
 	/*
@@ -70,8 +109,9 @@ struct strategy {
 	long (*lookup)(const struct ob_tree *t, uint32_t start, const char *path);
 	/*
 	 * run - the benchmark loop: @n lookups from the workload's lookup list,
-	 * cycling, from @r->cursor on; touches @r's pollution buffer after each
-	 * lookup when asked.  Returns a checksum of the dentries found.
+	 * cycling, from @r->cursor on, timed as @r->mode says; touches @r's
+	 * pollution buffer before each lookup when asked.  Returns a checksum
+	 * of the dentries found.
 	 */
 	uint64_t (*run)(struct ob_tree *t, struct ob_run *r, uint64_t n);
 	/* memory - what @t uses. */

@@ -55,7 +55,8 @@ struct workload_params {
 	/* Share of a directory's children that are directories (at least one). */
 	double dir_share;
 	/* Name lengths in bytes, uniform in [name_min, name_max]; names of
-	 * DNAME_INLINE_LEN (40) bytes or more live outside the dentry. */
+	 * DNAME_INLINE_LEN (40 with d_op; 24 or 48 in the other layouts) bytes
+	 * or more live outside the dentry. */
 	unsigned int name_min, name_max;
 	/* Share of directories with custom ops (the rest are plain). */
 	double custom_share;

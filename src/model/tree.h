@@ -1,9 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tree.h - the layout-independent half of a strategy's tree: the arena the
- * dentries live in, the hash table, inodes, long names, superblocks and the
- * prepared lookup list.  src/tree.c allocates and frees it; the strategy's
- * own translation unit (src/model/instance.h) fills the dentries in.
+ * tree.h - the layout-independent half of a strategy's tree: where it lives
+ * in memory, the hash table, inodes, long names, superblocks and the
+ * prepared lookup list.  src/tree.c maps and frees it; the strategy's own
+ * translation unit (src/model/instance.h) fills the dentries in.
+ *
+ * PLACEMENT.  Every tree, whatever its strategy, is built at the same
+ * virtual address, OB_TREE_BASE, in one mapping of its own:
+ *
+ *   OB_TREE_BASE       the hash table: 2^OB_D_HASH_BITS buckets
+ *   then               superblocks, dentries (a line-aligned arena, the
+ *                      slab), inodes, long names, the lookup list and a
+ *                      copy of its paths
+ *
+ * so that the hash salts (the parents' addresses), buckets and chains, and
+ * the cache sets every line falls in, are the same for every strategy and in
+ * every process, whatever the environment, argv or checkout path.  Several
+ * trees may exist at once (the suite compares strategies in one process):
+ * the one in use is moved to OB_TREE_BASE with mremap() by tree_enter() (the
+ * page tables move, not the data), the others wait in slots above it.
+ *
+ * The table's base and size are compile-time constants, as Linux 6.11+
+ * patches them into the code at boot (runtime_const_ptr(dentry_hashtable),
+ * runtime_const_shift_right_32(d_hash_shift)): a lookup loads neither.
+ * 2^20 buckets is what Linux allocates on a machine with about 8 GiB of
+ * memory (alloc_large_system_hash, one bucket per 8 KiB); as in the kernel,
+ * a small tree uses few of them, and each lookup's bucket is usually on a
+ * line of its own.
  */
 #ifndef OPSBENCH_MODEL_TREE_H
 #define OPSBENCH_MODEL_TREE_H
@@ -14,6 +37,31 @@
 #include "opsbench/dentry.h"
 #include "opsbench/strategy.h"
 #include "opsbench/workload.h"
+
+/*
+ * Where the tree in use lives.  Inside a 39-bit address space (arm64 with
+ * 3-level page tables) and inside what valgrind gives its client; ASan's
+ * shadow covers that range, so sanitizer builds use a high address instead.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define OB_TREE_BASE		0x600000000000ul
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OB_TREE_BASE		0x600000000000ul
+#endif
+#endif
+#ifndef OB_TREE_BASE
+#define OB_TREE_BASE		0x4000000000ul
+#endif
+/* Address space reserved for one tree; slot 0 is OB_TREE_BASE itself. */
+#define OB_TREE_SLOT_BYTES	(4ul << 30)
+/* Slots: the tree in use, and up to OB_TREE_SLOTS - 1 trees waiting. */
+#define OB_TREE_SLOTS		32u
+
+/* The hash table: dentry_hashtable and d_hash_shift as runtime constants. */
+#define OB_D_HASH_BITS		20u
+#define OB_D_HASH_BUCKETS	(1ul << OB_D_HASH_BITS)
+#define OB_D_HASHTABLE		((struct hlist_bl_head *)OB_TREE_BASE)
 
 /* One entry of the lookup list, ready to walk: start dentry and path. */
 struct ob_prepared {
@@ -27,36 +75,46 @@ struct ob_tree {
 	size_t n;			/* dentries */
 	size_t stride;			/* bytes per dentry in the arena */
 	unsigned char *arena;		/* n * stride bytes, cache-line aligned */
-	uint32_t *slot;			/* node index -> arena slot */
+	uint32_t *slot;			/* node index -> arena slot (not read by the timed loop) */
 	struct inode *inodes;		/* one per node */
-	struct hlist_bl_head *hashtable; /* dentry_hashtable */
-	size_t buckets;			/* a power of two >= 2n (kernel tables are emptier) */
-	unsigned int hash_shift;	/* bucket = hash >> hash_shift */
-	char *ext_names;		/* names of DNAME_INLINE_LEN bytes or more */
+	char *ext_names;		/* names of the layout's DNAME_INLINE_LEN bytes or more */
 	size_t ext_names_size;
 	size_t ext_names_used;		/* filled so far, while building */
 	struct super_block *sb;		/* one per personality */
 	size_t ops_bytes;		/* ops tables the strategy attaches */
 	struct ob_prepared *prepared;	/* one per workload lookup */
 	size_t n_prepared;
+	char *paths;			/* copy of the workload's paths, NAME_PAD after */
+	/* The mapping: its size, and the slot the tree waits in when not in use. */
+	size_t map_bytes;
+	unsigned int park;
 };
 
 /*
- * tree_alloc - allocate a tree for @wl with @s's object size, every part
- * zeroed.  Dentries are placed in the arena in a seeded random order, as
+ * tree_alloc - map a tree for @wl with @s's object size at OB_TREE_BASE,
+ * every part zeroed (a tree that was there is moved to its slot first).
+ * Dentries are placed in the arena in a seeded random order, as
  * long-lived slab objects are scattered, so that neighbours in the tree are
- * not neighbours in memory.
+ * not neighbours in memory.  Returns 0 or a negative errno (@err says why).
  */
 int tree_alloc(const struct workload *wl, const struct strategy *s,
 	       struct ob_tree **out, struct ob_err *err);
 
-/* tree_free - free a tree from tree_alloc() (NULL is fine). */
+/* tree_free - unmap a tree from tree_alloc() (NULL is fine). */
 void tree_free(struct ob_tree *t);
+
+/*
+ * tree_enter - make @t the tree at OB_TREE_BASE (a no-op when it is), so
+ * that its pointers are valid.  Every strategy operation calls it first.
+ * Moving a mapping cannot fail short of the kernel running out of memory for
+ * page tables; then it says so and aborts.
+ */
+void tree_enter(const struct ob_tree *t);
 
 /* tree_memory - the struct ob_mem of @t. */
 void tree_memory(const struct ob_tree *t, struct ob_mem *m);
 
-/* The memory of node @node's dentry. */
+/* The memory of node @node's dentry (during the build). */
 static inline void *tree_object(const struct ob_tree *t, size_t node)
 {
 	return t->arena + (size_t)t->slot[node] * t->stride;

@@ -25,13 +25,14 @@
 #include "opsbench/dentry.h"
 #include "opsbench/hash.h"
 
-#if !defined(OP_PRESENT) || !defined(OP_CALL)
-#error "a strategy defines OP_PRESENT and OP_CALL before including the walk"
+#if !defined(OP_PRESENT) || !defined(OP_CALL) || !defined(SYM)
+#error "a strategy defines OP_PRESENT and OP_CALL (and instance.h SYM) before including the walk"
 #endif
 
-static inline struct hlist_bl_head *d_hash_bucket(const struct ob_tree *t, uint32_t hash)
+/* d_hash(): the bucket of @hash; table base and shift are constants (6.11+). */
+static inline struct hlist_bl_head *d_hash_bucket(uint32_t hash)
 {
-	return t->hashtable + (hash >> t->hash_shift);
+	return OB_D_HASHTABLE + (hash >> (32 - OB_D_HASH_BITS));
 }
 
 static inline struct hlist_bl_node *hlist_bl_first_rcu(const struct hlist_bl_head *h)
@@ -103,13 +104,12 @@ static __always_inline struct dentry *d_found(struct hlist_bl_node *node, unsign
 
 #ifdef STRATEGY_HOIST_COMPARE
 /* The chain walk for directories with a compare op (out of line, like 6.x). */
-static noinline struct dentry *d_lookup_op_compare(const struct ob_tree *t,
-						   const struct dentry *parent,
+static noinline struct dentry *SYM(d_lookup_op_compare)(const struct dentry *parent,
 						   const struct qstr *name, unsigned int *seqp)
 {
 	struct hlist_bl_node *node;
 
-	for (node = hlist_bl_first_rcu(d_hash_bucket(t, name->hash)); node; node = node->next)
+	for (node = hlist_bl_first_rcu(d_hash_bucket(name->hash)); node; node = node->next)
 		if (d_matches(parent, chain_entry(node), name, true))
 			return d_found(node, seqp);
 	return NULL;
@@ -117,17 +117,16 @@ static noinline struct dentry *d_lookup_op_compare(const struct ob_tree *t,
 #endif
 
 /* __d_lookup_rcu: the child of @parent called @name (and its d_seq), or NULL. */
-static __always_inline struct dentry *d_lookup(const struct ob_tree *t,
-					       const struct dentry *parent,
+static __always_inline struct dentry *d_lookup(const struct dentry *parent,
 					       const struct qstr *name, unsigned int *seqp)
 {
 	struct hlist_bl_node *node;
 
 #ifdef STRATEGY_HOIST_COMPARE
 	if (unlikely(OP_PRESENT(parent, d_compare, DCACHE_OP_COMPARE)))
-		return d_lookup_op_compare(t, parent, name, seqp);
+		return SYM(d_lookup_op_compare)(parent, name, seqp);
 #endif
-	for (node = hlist_bl_first_rcu(d_hash_bucket(t, name->hash)); node; node = node->next)
+	for (node = hlist_bl_first_rcu(d_hash_bucket(name->hash)); node; node = node->next)
 		if (site_d_compare(parent, chain_entry(node), name))
 			return d_found(node, seqp);
 	return NULL;
@@ -145,8 +144,7 @@ static __always_inline struct dentry *d_lookup(const struct ob_tree *t,
  * writes them here, but the loads are part of the path's cost: they are why
  * a directory's line 0 is always in cache when its d_flags are tested.
  */
-static __always_inline struct dentry *walk_path(const struct ob_tree *t,
-						struct dentry *dir, const char *path)
+static __always_inline struct dentry *walk_path(struct dentry *dir, const char *path)
 {
 	unsigned int seq = READ_ONCE(dir->d_seq), next_seq;
 
@@ -170,7 +168,7 @@ static __always_inline struct dentry *walk_path(const struct ob_tree *t,
 		} else {
 			if (site_d_hash(dir, &this) < 0)
 				return NULL;
-			child = d_lookup(t, dir, &this, &next_seq);
+			child = d_lookup(dir, &this, &next_seq);
 			if (!child)
 				return NULL;
 			/* lookup_fast: the parent did not change while we looked. */

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/* stack.c - a stack at a fixed address (see include/opsbench/stack.h). */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include "model/tree.h"
+#include "opsbench/stack.h"
+
+#define STACK_BYTES	(1ul << 20)
+#define STACK_BASE	(OB_TREE_BASE + (uintptr_t)OB_TREE_SLOTS * OB_TREE_SLOT_BYTES)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define OB_NO_STACK_SWITCH 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OB_NO_STACK_SWITCH 1
+#endif
+#endif
+
+#ifndef OB_NO_STACK_SWITCH
+struct call {
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+static ucontext_t caller, callee;
+static struct call pending;
+
+static void trampoline(void)
+{
+	pending.fn(pending.arg);
+}
+#endif
+
+int ob_call_on_fixed_stack(void (*fn)(void *arg), void *arg, struct ob_err *err)
+{
+#ifdef OB_NO_STACK_SWITCH
+	(void)err;
+	fn(arg);
+	return 0;
+#else
+	void *stack = mmap((void *)STACK_BASE, STACK_BYTES, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
+
+	if (stack != (void *)STACK_BASE) {
+		int e = stack == MAP_FAILED ? errno : EEXIST;
+
+		if (stack != MAP_FAILED)
+			munmap(stack, STACK_BYTES);
+		return ob_errorf(err, -e, "cannot map a stack at %p: %s", (void *)STACK_BASE,
+				 e == EEXIST ? "the address is taken" : strerror(e));
+	}
+	if (getcontext(&callee)) {
+		munmap(stack, STACK_BYTES);
+		return ob_errorf(err, -errno, "getcontext: %s", strerror(errno));
+	}
+	callee.uc_stack.ss_sp = stack;
+	callee.uc_stack.ss_size = STACK_BYTES;
+	callee.uc_link = &caller;
+	pending = (struct call) { .fn = fn, .arg = arg };
+	makecontext(&callee, trampoline, 0);
+	if (swapcontext(&caller, &callee)) {
+		munmap(stack, STACK_BYTES);
+		return ob_errorf(err, -errno, "swapcontext: %s", strerror(errno));
+	}
+	munmap(stack, STACK_BYTES);
+	return 0;
+#endif
+}
