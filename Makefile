@@ -42,7 +42,7 @@ CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
 .PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-bench bench \
-	cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
+	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
 	disasm report compare deps-report fuzz deps-fuzz clean help
 
 # ---- one build tree per (arch, compiler, variant) ----
@@ -119,6 +119,11 @@ bench: deps-bench ## measure every strategy (PROFILE=quick|full, FILTER=regex); 
 	@$(MAKE) --no-print-directory $(SUITE) $(TOOLS)
 	@SUITE=$(SUITE) PROFILE=$(PROFILE) FILTER='$(FILTER)' OB_CC='$(CC)' OB_CXX='$(CXX)' \
 	 OB_CFLAGS='$(CFLAGS_COMMON)' scripts/bench.sh
+
+repro: deps-bench ## run the L1 and L2 lookup scenarios in two separate runs; print each strategy's ratio in both (FILTER=regex)
+	@$(MAKE) --no-print-directory $(SUITE)
+	@SUITE=$(SUITE) PROFILE=$(PROFILE) $(if $(FILTER),FILTER='$(FILTER)') OB_CC='$(CC)' OB_CXX='$(CXX)' \
+	 OB_CFLAGS='$(CFLAGS_COMMON)' scripts/repro.sh
 
 # Where cachesim, perf and hyperfine write: RUN=folder, else the newest run.
 RUN		?=
@@ -212,11 +217,14 @@ FUZZ_BIN	:= $(FUZZ_BUILD)/fuzz_lookup
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(Q)clang $(FUZZ_FLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BIN): $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) tests/fuzz/fuzz_lookup.c)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -o $@
+
+# Headers the fuzz objects include (the other build trees track them the same way).
+-include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)
 
 deps-fuzz:
 	@scripts/deps.sh clang

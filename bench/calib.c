@@ -7,15 +7,19 @@
  *                             working set: one pointer per cache line, linked
  *                             in one random cycle (Sattolo), so neither the
  *                             prefetchers nor the branch history help
- *   calib/branch/ORDER        a data-dependent branch on predictable bits
- *                             (alternating) or random bits: the penalty of a
- *                             mispredict is 2 x (random - predictable), since
- *                             random bits are mispredicted half the time
+ *   calib/branch/ORDER        a data-dependent branch on a constant bit or on
+ *                             a never-repeating pseudo-random stream: the
+ *                             penalty of a mispredict is 2 x (random -
+ *                             predictable), since random bits are
+ *                             mispredicted half the time
+ *   calib/cycle               eight dependent adds per iteration: 8 cycles,
+ *                             so ns per cycle is the time / 8
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "opsbench/compiler.h"
 #include "opsbench/rng.h"
@@ -102,39 +106,27 @@ static void chase_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 
 /* ---- branch ---- */
 
-#define BRANCH_BITS	(64u << 10)
-
+/*
+ * Each iteration draws a fresh pseudo-random word (xorshift64, the same work
+ * in both variants) and branches on one bit of it ANDed with a mask read
+ * from memory: mask 0 gives a branch that always goes one way, mask 1 a
+ * branch on a stream that never repeats, so the predictor cannot learn it.
+ */
 struct branch_arg {
-	bool random;
-	unsigned char *bits;
+	uint64_t mask;		/* 0: predictable, 1: random */
 };
-
-static int branch_prepare(void *arg, char *msg, size_t len)
-{
-	struct branch_arg *a = arg;
-	struct ob_rng rng;
-
-	if (a->bits)
-		return 0;
-	a->bits = malloc(BRANCH_BITS);
-	if (!a->bits) {
-		snprintf(msg, len, "out of memory");
-		return -1;
-	}
-	ob_rng_seed(&rng, 3);
-	for (unsigned int i = 0; i < BRANCH_BITS; i++)
-		a->bits[i] = a->random ? (unsigned char)(ob_rng_next(&rng) & 1) : (unsigned char)(i & 1);
-	return 0;
-}
 
 static uint64_t branch_body(void *arg, uint64_t iters)
 {
 	const struct branch_arg *a = arg;
-	uint64_t x = 0;
+	uint64_t x = 0, rng = 0x9e3779b97f4a7c15ull;
 
 	for (uint64_t i = 0; i < iters; i++) {
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
 		/* Distinct asm in each arm keeps the compiler from a cmov. */
-		if (a->bits[i & (BRANCH_BITS - 1)]) {
+		if (rng & READ_ONCE(a->mask)) {
 			__asm__ volatile("" : "+r"(x));
 			x += 3;
 		} else {
@@ -145,9 +137,59 @@ static uint64_t branch_body(void *arg, uint64_t iters)
 	return x;
 }
 
+/* ---- the core clock: one dependent add a cycle ---- */
+
+/* Eight dependent adds: one cycle each on every core opsbench targets. */
+static __always_inline uint64_t add8(uint64_t x)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+			 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+#else
+	__asm__ volatile("add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\t"
+			 "add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1" : "+r"(x));
+#endif
+	return x;
+}
+
+static uint64_t cycle_body(void *arg, uint64_t iters)
+{
+	uint64_t x = 0;
+
+	(void)arg;
+	for (uint64_t i = 0; i < iters; i++)
+		x = add8(x);
+	return x;
+}
+
+double ob_cycle_ns(void)
+{
+	static double ns_per_cycle;
+
+	if (ns_per_cycle > 0)
+		return ns_per_cycle;
+	/* Five runs of 2^17 x 8 adds (about 0.3 ms at 3 GHz); the fastest. */
+	for (int r = 0; r < 5; r++) {
+		struct timespec a, b;
+		double ns;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		OPTIMIZER_HIDE_VAR(a);
+		uint64_t x = cycle_body(NULL, 1u << 17);
+
+		OPTIMIZER_HIDE_VAR(x);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+		ns /= 8.0 * (1u << 17);
+		if (!(ns_per_cycle > 0) || ns < ns_per_cycle)
+			ns_per_cycle = ns;
+	}
+	return ns_per_cycle;
+}
+
 void calib_list(const struct suite_cfg *cfg, struct bench_list *l)
 {
-	static struct branch_arg branch[2] = { { .random = false }, { .random = true } };
+	static struct branch_arg branch[2] = { { .mask = 0 }, { .mask = 1 } };
 	size_t max = cfg->profile == PROFILE_SMOKE ? (1u << 20) : 4 * cfg->caches.llc;
 	char name[96];
 
@@ -165,6 +207,7 @@ void calib_list(const struct suite_cfg *cfg, struct bench_list *l)
 	}
 	for (int r = 0; r < 2; r++) {
 		snprintf(name, sizeof(name), "calib/branch/%s", r ? "random" : "predictable");
-		bench_add(l, name, branch_prepare, branch_body, NULL, &branch[r]);
+		bench_add(l, name, NULL, branch_body, NULL, &branch[r]);
 	}
+	bench_add(l, "calib/cycle", NULL, cycle_body, NULL, NULL);
 }

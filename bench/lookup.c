@@ -3,196 +3,399 @@
  * lookup.c - the lookup benchmarks: every strategy over a matrix of
  * scenarios sized by the machine's caches.
  *
- * Sizes (dentries of 192 bytes; other working-set parts come on top):
+ * Sizes: dentries such that a dentry and its own line of the hash table
+ * (192 + 64 bytes) fill half of the level's sysfs size:
  *   L1    half the L1D        L2    half the L2
  *   LLC   half the LLC        DRAM  four times the LLC
- * Pollution: none, or twice the L1D touched between lookups (one byte per
- * line), enough to evict the parent dentries and the ops tables from L1.
- * Touching it costs far more than a lookup, so each polluted scenario also
- * has "lookup/pollute_only/...": the pollution alone, in the same process,
- * for reports to subtract.
+ * (reports name the level a scenario is actually served from, by the
+ * pointer chase of the calib group).  Pollution: none, or twice the L1D
+ * touched before each lookup (one byte per line), enough to evict the parent
+ * dentries and the ops tables from L1.
+ *
+ * THE METHOD (the README says the same).  A group is one scenario, every
+ * strategy, in one process pinned to one CPU.  It runs cfg->rounds rounds
+ * (cfg->cold_rounds for cold scenarios, whose samples are noisier);
+ * in each round every benchmark of the group (mode x strategy) takes one
+ * sample, in an order shuffled anew each round (seeded by the round), so
+ * that drift and the machine's slow and fast phases hit all strategies
+ * alike and each strategy can be compared with the baseline *measured in
+ * the same round* (a paired ratio).  Every strategy's sample in a round does
+ * exactly the same lookups:
+ *   throughput, latency  k whole passes over the lookup list from its start,
+ *                        k chosen once so that the baseline's sample takes
+ *                        about cfg->sample_ns, timed in sub-samples of at
+ *                        least SUB_SAMPLE_NS (whole passes); the sample is
+ *                        its fastest sub-sample, so that an interrupt or a
+ *                        neighbour's burst shorter than a sub-sample does
+ *                        not move it (manual time)
+ *   cold                 n single lookups from list entry (round * n), each
+ *                        after the pollution and between serialised
+ *                        timestamps; the sample is their time alone, minus
+ *                        the measured timer overhead (manual time)
+ * Every REBUILD_EVERY rounds each strategy's tree is built anew (the new
+ * one before the old is freed), so that its memory lands on other physical
+ * pages: on a VM, whose "huge" pages need not be contiguous in the host,
+ * which physical cache sets a tree's lines share is luck, and the samples of
+ * a run average over several draws of it instead of keeping one.
+ * A sample is one Google Benchmark run with a fixed iteration count; its
+ * real_time is ns per lookup, and its "round" counter pairs it.  Reports
+ * take low percentiles of the samples and medians of per-round ratios
+ * (scripts/obstats.py).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
+#include "opsbench/rng.h"
 #include "opsbench/strategy.h"
+#include "opsbench/tsc.h"
 #include "suite.h"
 
-#define PAPER_OBJECT	192	/* bytes per dentry used to size the tree */
+/* Bytes a dentry and its hash bucket's line take: what sizes a tree. */
+#define SIZING_BYTES	(192 + 64)
 
-struct lookup_arg {
+/* Rounds between two rebuilds of every tree (new physical pages). */
+#define REBUILD_EVERY	4
+
+/* Shortest sub-sample of the throughput and latency modes, in ns. */
+#define SUB_SAMPLE_NS	20000.0
+
+/* One (mode, strategy) of a scenario: its tree, shared by its samples. */
+struct lookup_bench {
 	struct scenario *sc;
 	const struct strategy *s;
+	enum ob_mode mode;
 	struct ob_tree *tree;
-	struct ob_run run;
 	struct ob_mem mem;
-	struct pmu_reading pmu;		/* counters of the last run */
+	unsigned char *pollute_buf;	/* cold mode: this strategy's own buffer */
+	uint64_t iters;			/* lookups per sample */
+	uint64_t sub_iters;		/* lookups per sub-sample (a divisor of iters) */
+	struct pmu_reading pmu;		/* counters of the last sample */
+	double elapsed_ns;		/* the last sample's time (see the method) */
+};
+
+/* One sample: a benchmark in one round. */
+struct lookup_sample {
+	struct lookup_bench *b;
+	unsigned int round;
+	size_t start;			/* first entry of the lookup list */
+	bool rebuild;			/* build the tree anew before this sample */
 };
 
 /*
- * Hardware counters, one group per process, opened at the first lookup
- * benchmark.  The line saying what cannot be counted is printed once per
- * process unless OPSBENCH_PMU_QUIET is set (make bench prints it once).
+ * Hardware counters, one group per process, opened when the group is set
+ * up.  The line saying what cannot be counted is printed once per process
+ * unless OPSBENCH_PMU_QUIET is set (make bench prints it once).
  */
 static struct pmu pmu = { .leader = -1 };
-static int pmu_state;			/* 0: not tried, 1: opened (maybe empty) */
 
-static void pmu_once(void)
+static _Noreturn void die(const char *group, const char *msg)
 {
-	if (pmu_state)
-		return;
-	pmu_open(&pmu, getenv("OPSBENCH_PMU_QUIET") ? NULL : stderr);
-	pmu_state = 1;
+	fprintf(stderr, "opsbench-suite: %s: %s\n", group, msg);
+	exit(1);
 }
 
-/* The scenario's workload and pollution buffer, shared by its strategies. */
-static int prepare_scenario(struct scenario *sc, char *msg, size_t len)
+/* The scenario's workload, shared by its strategies. */
+static void prepare_scenario(struct scenario *sc)
 {
 	struct ob_err err = { 0 };
 
 	if (sc->ready)
-		return 0;
+		return;
 	/* Every strategy's tree of this scenario lives at once: check for all of them. */
-	if (ob_check_memory(ob_strategy_count() * workload_memory_estimate(&sc->params, 208) +
-			    4 * sc->pollute, sc->group, &err)) {
-		snprintf(msg, len, "%s", err.msg);
-		return err.code;
-	}
-	if (workload_generate(&sc->params, &sc->wl, &err)) {
-		snprintf(msg, len, "%s", err.msg);
-		return err.code;
-	}
-	if (sc->pollute) {
-		/* Cycle through 4x the bytes touched, so the pollution itself misses L1. */
-		sc->pollute_size = 4 * sc->pollute;
-		sc->pollute_buf = calloc(1, sc->pollute_size);
-		if (!sc->pollute_buf) {
-			snprintf(msg, len, "out of memory for %zu bytes of pollution buffer",
-				 sc->pollute_size);
-			return -ENOMEM;
-		}
-	}
+	if (ob_check_memory(ob_strategy_count() *
+			    (workload_memory_estimate(&sc->params, SIZING_BYTES) +
+			     ob_pollute_buffer_size(sc->pollute)), sc->group, &err))
+		die(sc->group, err.msg);
+	if (workload_generate(&sc->params, &sc->wl, &err))
+		die(sc->group, err.msg);
 	sc->ready = true;
-	return 0;
 }
 
-static int lookup_prepare(void *arg, char *msg, size_t len)
+static void bench_build(struct lookup_bench *b)
 {
-	struct lookup_arg *a = arg;
 	struct ob_err err = { 0 };
-	int ret = prepare_scenario(a->sc, msg, len);
 
-	if (ret || a->tree)
-		return ret;
-	pmu_once();
-	if (a->s->build(&a->sc->wl, &a->tree, &err)) {
+	if (b->s->build(&b->sc->wl, &b->tree, &err))
+		die(b->sc->group, err.msg);
+	b->s->memory(b->tree, &b->mem);
+	if (b->mode == OB_COLD) {
+		b->pollute_buf = ob_pollute_alloc(b->sc->pollute);
+		if (!b->pollute_buf)
+			die(b->sc->group, "out of memory for the pollution buffer");
+	}
+}
+
+/* Untimed, before a sample: a new tree for the strategy when it is due. */
+static int sample_prepare(void *arg, char *msg, size_t len)
+{
+	struct lookup_sample *smp = arg;
+	struct lookup_bench *b = smp->b;
+	struct ob_tree *old = b->tree;
+	struct ob_err err = { 0 };
+
+	if (!smp->rebuild)
+		return 0;
+	smp->rebuild = false;
+	if (b->s->build(&b->sc->wl, &b->tree, &err)) {
 		snprintf(msg, len, "%s", err.msg);
+		b->tree = old;
 		return err.code;
 	}
-	a->s->memory(a->tree, &a->mem);
-	a->run = (struct ob_run) {
-		.pollute_bytes = a->sc->pollute,
-		.pollute_buf = a->sc->pollute_buf,
-		.pollute_size = a->sc->pollute_size,
-	};
+	b->s->destroy(old);
+	b->s->memory(b->tree, &b->mem);
 	return 0;
 }
 
-/* The pollution alone, so that reports can subtract it from the lookups. */
-static int pollute_prepare(void *arg, char *msg, size_t len)
+static struct ob_run bench_run_state(const struct lookup_bench *b, size_t start)
 {
-	struct lookup_arg *a = arg;
-	int ret = prepare_scenario(a->sc, msg, len);
-
-	if (ret)
-		return ret;
-	a->run = (struct ob_run) {
-		.pollute_bytes = a->sc->pollute,
-		.pollute_buf = a->sc->pollute_buf,
-		.pollute_size = a->sc->pollute_size,
+	return (struct ob_run) {
+		.cursor = start,
+		.mode = b->mode,
+		.pollute_bytes = b->mode == OB_COLD ? b->sc->pollute : 0,
+		.pollute_buf = b->pollute_buf,
+		.pollute_size = ob_pollute_buffer_size(b->sc->pollute),
 	};
-	return 0;
 }
 
-static uint64_t pollute_body(void *arg, uint64_t iters)
+/* Wall time of @n lookups of @b from list entry 0, in ns (sizing only). */
+static double time_once(struct lookup_bench *b, uint64_t n)
 {
-	struct lookup_arg *a = arg;
-
-	for (uint64_t i = 0; i < iters; i++)
-		ob_pollute(&a->run);
-	return a->run.pollute_pos;
-}
-
-static uint64_t lookup_body(void *arg, uint64_t iters)
-{
-	struct lookup_arg *a = arg;
+	struct ob_run r = bench_run_state(b, 0);
+	struct timespec t0, t1;
 	uint64_t sum;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	sum = b->s->run(b->tree, &r, n);
+	OPTIMIZER_HIDE_VAR(sum);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+}
+
+/*
+ * Lookups per sample (and per sub-sample) for the benchmarks of @base's
+ * mode, @base being that mode's baseline.
+ */
+static void sample_iters(const struct suite_cfg *cfg, struct lookup_bench *base,
+			 uint64_t *iters, uint64_t *sub_iters)
+{
+	size_t len = base->sc->wl.n_lookups;
+	double best = 0;
+
+	*iters = *sub_iters = 1;
+	if (!len)
+		return;
+	if (base->mode == OB_COLD) {
+		/* Cold lookups are dominated by the pollution; size on 256 of them. */
+		for (int i = 0; i < 3; i++) {
+			double ns = time_once(base, 256) / 256;
+
+			if (!i || ns < best)
+				best = ns;
+		}
+		uint64_t n = (uint64_t)(cfg->sample_ns / (best > 1 ? best : 1));
+
+		*iters = *sub_iters = n < 16 ? 16 : n;
+		return;
+	}
+	for (int i = 0; i < 5; i++) {		/* warm, then the fastest pass */
+		double ns = time_once(base, len);
+
+		if (!i || ns < best)
+			best = ns;
+	}
+	if (best < 1)
+		best = 1;
+	uint64_t per_sub = (uint64_t)(SUB_SAMPLE_NS / best) + 1;	/* passes */
+	uint64_t subs = (uint64_t)(cfg->sample_ns / (best * (double)per_sub) + 0.5);
+
+	if (!subs)
+		subs = 1;
+	*sub_iters = per_sub * len;
+	*iters = subs * *sub_iters;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static uint64_t sample_body(void *arg, uint64_t iters)
+{
+	struct lookup_sample *smp = arg;
+	struct lookup_bench *b = smp->b;
+	struct ob_run r = bench_run_state(b, smp->start);
+	uint64_t sum = 0;
+
 	pmu_start(&pmu);
-	sum = a->s->run(a->tree, &a->run, iters);
-	pmu_stop(&pmu, &a->pmu);
+	if (b->mode == OB_COLD) {
+		sum = b->s->run(b->tree, &r, iters);
+		b->elapsed_ns = ((double)r.timed_ticks - ob_ts_overhead_ticks() * (double)iters) *
+				ob_ts_ns_per_tick();
+	} else {
+		double fastest = 0;
+
+		for (uint64_t done = 0; done < iters; done += b->sub_iters) {
+			double t0 = now_ns(), ns;
+
+			sum += b->s->run(b->tree, &r, b->sub_iters);
+			ns = now_ns() - t0;
+			if (!done || ns < fastest)
+				fastest = ns;
+		}
+		b->elapsed_ns = fastest * (double)(iters / b->sub_iters);
+	}
+	pmu_stop(&pmu, &b->pmu);
 	return sum;
 }
 
-static void lookup_report(void *arg, struct ob_gb_state *st, uint64_t iters)
+static double sample_elapsed(void *arg)
 {
-	struct lookup_arg *a = arg;
+	return ((struct lookup_sample *)arg)->b->elapsed_ns;
+}
 
-	ob_gb_counter(st, "lookups_per_second", (double)iters, OB_GB_RATE);
-	ob_gb_counter(st, "dentry_bytes", (double)a->mem.object_size, OB_GB_PLAIN);
-	ob_gb_counter(st, "total_bytes", (double)a->mem.total, OB_GB_PLAIN);
-	ob_gb_counter(st, "dentries", (double)a->sc->wl.n_nodes, OB_GB_PLAIN);
-	ob_gb_counter(st, "components_per_lookup", (double)a->sc->params.path_depth, OB_GB_PLAIN);
+static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
+{
+	struct lookup_sample *smp = arg;
+	struct lookup_bench *b = smp->b;
+
+	(void)iters;
+	ob_gb_counter(st, "round", smp->round, OB_GB_PLAIN);
+	ob_gb_counter(st, "dentry_bytes", (double)b->mem.object_size, OB_GB_PLAIN);
+	ob_gb_counter(st, "total_bytes", (double)b->mem.total, OB_GB_PLAIN);
+	ob_gb_counter(st, "huge_page_share", b->mem.mapped ?
+		      (double)b->mem.huge_pages / (double)b->mem.mapped : 0.0, OB_GB_PLAIN);
+	ob_gb_counter(st, "dentries", (double)b->sc->wl.n_nodes, OB_GB_PLAIN);
+	ob_gb_counter(st, "components_per_lookup", (double)b->sc->params.path_depth, OB_GB_PLAIN);
+	ob_gb_counter(st, "ns_per_cycle", ob_cycle_ns(), OB_GB_PLAIN);
+	if (b->mode == OB_COLD)
+		ob_gb_counter(st, "timer_overhead_ns", ob_ts_overhead_ticks() * ob_ts_ns_per_tick(),
+			      OB_GB_PLAIN);
 	for (int e = 0; e < PMU_NR_EVENTS; e++) {
 		char name[64];
 
-		if (!a->pmu.counted[e])
+		if (!b->pmu.counted[e])
 			continue;
 		snprintf(name, sizeof(name), "%s/lookup", pmu_event_name(e));
-		ob_gb_counter(st, name, a->pmu.value[e], OB_GB_PER_ITER);
+		ob_gb_counter(st, name, b->pmu.value[e], OB_GB_PER_ITER);
 	}
-	ob_gb_label(st, a->s->name);
+	ob_gb_label(st, b->s->name);
 }
 
-void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l)
+static void *xcalloc(size_t n, size_t size)
 {
+	void *p = calloc(n, size);
+
+	if (!p) {
+		perror("opsbench-suite");
+		exit(1);
+	}
+	return p;
+}
+
+/* "lookup/<strategy>/mode:<mode>/<scenario args>". */
+static void bench_name(char *buf, size_t len, const struct scenario *sc, const struct strategy *s,
+		       enum ob_mode mode)
+{
+	snprintf(buf, len, "lookup/%s/mode:%s/%s", s->name, ob_mode_name(mode),
+		 sc->group + strlen("lookup/"));
+}
+
+void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l, bool run)
+{
+	static const enum ob_mode warm_modes[] = { OB_THROUGHPUT, OB_LATENCY };
+	static const enum ob_mode cold_modes[] = { OB_COLD };
+	const enum ob_mode *modes = sc->pollute ? cold_modes : warm_modes;
+	size_t n_modes = sc->pollute ? ARRAY_SIZE(cold_modes) : ARRAY_SIZE(warm_modes);
+	struct lookup_bench *benches = xcalloc(n_modes * ob_strategy_count(), sizeof(*benches));
 	const struct strategy *s;
-	size_t i;
+	size_t n = 0, i;
+	char name[256];
 
-	(void)cfg;
-	if (sc->pollute) {
-		struct lookup_arg *a = calloc(1, sizeof(*a));
-		char name[256];
-
-		if (!a) {
-			perror("opsbench-suite");
-			exit(1);
+	for (size_t m = 0; m < n_modes; m++)
+		for_each_strategy(s, i) {
+			if (!s->custom_ops && sc->params.custom_share > 0)
+				continue;
+			benches[n++] = (struct lookup_bench) { .sc = sc, .s = s, .mode = modes[m] };
 		}
-		a->sc = sc;
-		snprintf(name, sizeof(name), "lookup/pollute_only/%s", sc->group + strlen("lookup/"));
-		bench_add(l, name, pollute_prepare, pollute_body, NULL, a);
-	}
-	for_each_strategy(s, i) {
-		struct lookup_arg *a;
-		char name[256];
-
-		if (!s->custom_ops && sc->params.custom_share > 0)
-			continue;
-		a = calloc(1, sizeof(*a));
-		if (!a) {
-			perror("opsbench-suite");
-			exit(1);
+	if (!run) {
+		for (size_t k = 0; k < n; k++) {
+			bench_name(name, sizeof(name), sc, benches[k].s, benches[k].mode);
+			bench_add(l, name, NULL, NULL, NULL, NULL);
 		}
-		a->sc = sc;
-		a->s = s;
-		/* "lookup/<strategy>/<scenario args>": the scenario is the group minus "lookup/". */
-		snprintf(name, sizeof(name), "lookup/%s/%s", s->name, sc->group + strlen("lookup/"));
-		bench_add(l, name, lookup_prepare, lookup_body, lookup_report, a);
+		free(benches);
+		return;
 	}
+
+	/* Build every tree, size the samples on each mode's baseline. */
+	prepare_scenario(sc);
+	pmu_open(&pmu, getenv("OPSBENCH_PMU_QUIET") ? NULL : stderr);
+	ob_cycle_ns();
+	ob_ts_ns_per_tick();
+	ob_ts_overhead_ticks();
+	for (size_t k = 0; k < n; k++)
+		bench_build(&benches[k]);
+	for (size_t m = 0; m < n_modes; m++) {
+		struct lookup_bench *base = NULL;
+
+		/* The baseline: direct where it runs, else the first strategy. */
+		for (size_t k = 0; k < n; k++)
+			if (benches[k].mode == modes[m] &&
+			    (!base || !strcmp(benches[k].s->name, "direct")))
+				base = &benches[k];
+		uint64_t iters, sub_iters;
+
+		sample_iters(cfg, base, &iters, &sub_iters);
+		for (size_t k = 0; k < n; k++)
+			if (benches[k].mode == modes[m]) {
+				benches[k].iters = iters;
+				benches[k].sub_iters = sub_iters;
+			}
+	}
+
+	/* The rounds: every benchmark once per round, in a shuffled order. */
+	size_t *order = xcalloc(n, sizeof(*order));
+
+	unsigned int rounds = sc->pollute ? cfg->cold_rounds : cfg->rounds;
+
+	for (unsigned int round = 0; round < rounds; round++) {
+		struct ob_rng rng;
+
+		ob_rng_seed(&rng, 0x726f756e64ull + round);
+		for (size_t k = 0; k < n; k++)
+			order[k] = k;
+		for (size_t k = n; k > 1; k--) {
+			size_t j = ob_rng_below(&rng, k), t = order[k - 1];
+
+			order[k - 1] = order[j];
+			order[j] = t;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct lookup_bench *b = &benches[order[k]];
+			struct lookup_sample *smp = xcalloc(1, sizeof(*smp));
+			size_t len = sc->wl.n_lookups ? sc->wl.n_lookups : 1;
+
+			smp->b = b;
+			smp->round = round;
+			smp->start = b->mode == OB_COLD ? (size_t)((round * b->iters) % len) : 0;
+			smp->rebuild = round && round % REBUILD_EVERY == 0;
+			bench_name(name, sizeof(name), sc, b->s, b->mode);
+			bench_push(l, &(struct ob_gb_bench) {
+				.name = name, .prepare = sample_prepare, .body = sample_body,
+				.report = sample_report,
+				.elapsed_ns = sample_elapsed,
+				.iterations = b->iters, .arg = smp,
+			});
+		}
+	}
+	free(order);
 }
 
 /* ---- the matrix ---- */
@@ -209,9 +412,9 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 		{ "L1", c->l1d / 2 }, { "L2", c->l2 / 2 }, { "LLC", c->llc / 2 }, { "DRAM", 4 * c->llc },
 	};
 	const struct size_class sizes_quick[] = {
-		{ "L1", c->l1d / 2 }, { "LLC", c->llc / 2 },
+		{ "L1", c->l1d / 2 }, { "L2", c->l2 / 2 },
 	};
-	const struct size_class sizes_smoke[] = { { "tiny", 64 * PAPER_OBJECT } };
+	const struct size_class sizes_smoke[] = { { "tiny", 64 * SIZING_BYTES } };
 	static const unsigned int custom_full[] = { 0, 1, 10, 50, 100 }, custom_quick[] = { 0, 10 };
 	static const enum lookup_order order_full[] = { ORDER_SORTED, ORDER_UNIFORM, ORDER_ZIPF };
 	static const enum lookup_order order_quick[] = { ORDER_SORTED, ORDER_UNIFORM };
@@ -257,7 +460,7 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 	for (size_t o = 0; o < n_order; o++)
 	for (size_t p = 0; p < n_pollute; p++) {
 		struct scenario *sc = &v[n++];
-		size_t dentries = sizes[a].bytes / PAPER_OBJECT;
+		size_t dentries = sizes[a].bytes / SIZING_BYTES;
 
 		workload_params_default(&sc->params);
 		sc->size_class = sizes[a].name;

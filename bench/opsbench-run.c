@@ -366,7 +366,7 @@ int main(int argc, char **argv)
 	if (o.pollute) {
 		run.pollute_bytes = o.pollute;
 		run.pollute_size = ob_pollute_buffer_size(o.pollute);
-		run.pollute_buf = calloc(1, run.pollute_size);
+		run.pollute_buf = ob_pollute_alloc(o.pollute);
 		if (!run.pollute_buf) {
 			fprintf(stderr, "opsbench-run: out of memory for a %zu-byte pollution buffer\n",
 				run.pollute_size);

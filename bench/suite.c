@@ -10,6 +10,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
+#include <sys/personality.h>
+#include <unistd.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,21 +23,38 @@
 
 #define EXIT_USAGE 2
 
-/* Google Benchmark settings of each profile; later --benchmark_* flags win. */
+/*
+ * The settings of each profile.  Calibration and dispatch groups: Google
+ * Benchmark's repetitions (randomly interleaved) of min_time seconds each;
+ * later --benchmark_* flags win.  Lookup groups: their own rounds of
+ * paired samples (see bench/lookup.c), each sample about sample_ms long.
+ */
 static const struct profile_info {
 	const char *name;
 	const char *repetitions;	/* samples per benchmark (medians are taken over them) */
 	const char *min_time;		/* seconds per repetition */
+	unsigned int rounds;		/* lookup groups: rounds of one sample per benchmark */
+	unsigned int cold_rounds;	/* the same, for cold (polluted) scenarios */
+	double sample_ms;		/* lookup groups: milliseconds one sample aims at */
 } profiles[] = {
-	[PROFILE_QUICK] = { "quick", "--benchmark_repetitions=20", "--benchmark_min_time=0.02" },
-	[PROFILE_FULL]	= { "full",  "--benchmark_repetitions=20", "--benchmark_min_time=0.02" },
-	[PROFILE_SMOKE] = { "smoke", "--benchmark_repetitions=2",  "--benchmark_min_time=0.001" },
+	[PROFILE_QUICK] = { "quick", "--benchmark_repetitions=20", "--benchmark_min_time=0.02", 80, 160, 3.0 },
+	[PROFILE_FULL]	= { "full",  "--benchmark_repetitions=20", "--benchmark_min_time=0.02", 80, 160, 3.0 },
+	[PROFILE_SMOKE] = { "smoke", "--benchmark_repetitions=2",  "--benchmark_min_time=0.001", 3, 3, 0.05 },
 };
 
 void bench_add(struct bench_list *l, const char *name,
 	       int (*prepare)(void *, char *, size_t),
 	       uint64_t (*body)(void *, uint64_t),
 	       void (*report)(void *, struct ob_gb_state *, uint64_t), void *arg)
+{
+	const struct ob_gb_bench b = {
+		.name = name, .prepare = prepare, .body = body, .report = report, .arg = arg,
+	};
+
+	bench_push(l, &b);
+}
+
+void bench_push(struct bench_list *l, const struct ob_gb_bench *b)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
@@ -47,9 +67,8 @@ void bench_add(struct bench_list *l, const char *name,
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n] = (struct ob_gb_bench) {
-		.name = strdup(name), .prepare = prepare, .body = body, .report = report, .arg = arg,
-	};
+	l->v[l->n] = *b;
+	l->v[l->n].name = strdup(b->name);
 	if (!l->v[l->n].name) {
 		perror("opsbench-suite");
 		exit(1);
@@ -84,10 +103,11 @@ static size_t all_groups(const struct suite_cfg *cfg, struct group **out)
 	return n_sc + 2;
 }
 
-static void group_list(const struct suite_cfg *cfg, const struct group *g, struct bench_list *l)
+static void group_list(const struct suite_cfg *cfg, const struct group *g, struct bench_list *l,
+		       bool run)
 {
 	if (g->sc)
-		lookup_list(cfg, g->sc, l);
+		lookup_list(cfg, g->sc, l, run);
 	else if (!strcmp(g->name, "calib"))
 		calib_list(cfg, l);
 	else
@@ -125,6 +145,68 @@ static bool filter_match(const struct filter *f, const char *name)
 	return (regexec(&f->re, name, 0, NULL, 0) == 0) != f->negate;
 }
 
+/* ---- placement ---- */
+
+/*
+ * Run without address-space randomisation (as `setarch -R` does): the
+ * code, stack and heap then sit at the same addresses in every process, so
+ * that branch-predictor and cache aliasing, which depend on them, do not
+ * change from one run to the next.  Re-executes itself once; where the
+ * kernel refuses, it goes on randomised and says so in the context.
+ */
+static void no_aslr(char **argv)
+{
+	int pers = personality(0xffffffff);
+
+	if (pers == -1 || (pers & ADDR_NO_RANDOMIZE)) {
+		ob_gb_context("aslr", pers == -1 ? "unknown" : "off");
+		return;
+	}
+	if (getenv("OPSBENCH_ASLR_TRIED") || personality(pers | ADDR_NO_RANDOMIZE) == -1) {
+		ob_gb_context("aslr", "on (the kernel refused to turn it off)");
+		return;
+	}
+	setenv("OPSBENCH_ASLR_TRIED", "1", 1);
+	execv("/proc/self/exe", argv);
+	ob_gb_context("aslr", "on (re-executing failed)");
+}
+
+/* ---- pinning ---- */
+
+/*
+ * Pin the process to one CPU (@cpu, or the highest it may run on for -1;
+ * -2: leave it) so that its samples are not split between cores with
+ * different cache contents and clocks.  Said in the output's context.
+ */
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+	char text[32] = "no";
+
+	if (cpu == -2) {
+		ob_gb_context("pinned_cpu", "none (--no-pin)");
+		return;
+	}
+	if (cpu == -1 && !sched_getaffinity(0, sizeof(set), &set))
+		for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+			if (CPU_ISSET(c, &set)) {
+				cpu = c;
+				break;
+			}
+	if (cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			fprintf(stderr, "opsbench-suite: cannot pin to CPU %d (%s); running unpinned\n",
+				cpu, strerror(errno));
+			cpu = -1;
+		}
+	}
+	if (cpu >= 0)
+		snprintf(text, sizeof(text), "%d", cpu);
+	ob_gb_context("pinned_cpu", text);
+}
+
 /* ---- the command line ---- */
 
 static const struct flag {
@@ -137,17 +219,24 @@ static const struct flag {
 	{ { "filter",	   required_argument, NULL, 'f' }, "REGEX", "only benchmarks whose name matches (a leading '-' negates)" },
 	{ { "list-groups", no_argument,	      NULL, 'G' }, NULL,    "print the groups with a matching benchmark, one a line" },
 	{ { "list",	   no_argument,	      NULL, 'l' }, NULL,    "print the matching benchmarks of the selected groups" },
+	{ { "rounds",	   required_argument, NULL, 'r' }, "N",     "lookup groups: rounds of samples, 2..100000 (default: the profile's)" },
+	{ { "sample-ms",   required_argument, NULL, 'm' }, "MS",    "lookup groups: milliseconds one sample aims at, 0.001..1000 (default: the profile's)" },
+	{ { "cpu",	   required_argument, NULL, 'c' }, "N",     "pin the process to CPU N (default: the highest CPU it may use)" },
+	{ { "no-pin",	   no_argument,	      NULL, 'P' }, NULL,    "do not pin the process to one CPU" },
 	{ { "help",	   no_argument,	      NULL, 'h' }, NULL,    "this help" },
 };
 
 static void usage(void)
 {
-	printf("usage: opsbench-suite [--profile P] (--list-groups | --list | --group G) [--filter RE]\n"
+	printf("usage: opsbench-suite [--profile P] (--list-groups | --list | --group G) [--filter RE] [--cpu N | --no-pin]\n"
+	       "                      [--rounds N] [--sample-ms MS]\n"
 	       "                      [--benchmark_* flags of Google Benchmark]\n\n"
 	       "Runs one group of opsbench benchmarks, interleaved, through Google Benchmark.\n"
 	       "The profile sets --benchmark_repetitions and --benchmark_min_time (quick and\n"
-	       "full: 20 and 0.02 s; smoke: 2 and 0.001 s) and turns on random interleaving;\n"
-	       "flags given later override them.  Exit status 2 on bad input.\n\n");
+	       "full: 20 and 0.02 s; smoke: 2 and 0.001 s) with random interleaving for the\n"
+	       "calib and dispatch groups (flags given later override them), and the rounds\n"
+	       "of lookup groups (quick and full: 80 rounds of 3 ms samples, 160\n"
+	       "for cold scenarios; smoke: 3 of 0.05 ms).  The process is pinned to one CPU.  Exit status 2 on bad input.\n\n");
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		char left[40];
 
@@ -163,6 +252,9 @@ int main(int argc, char **argv)
 	struct suite_cfg cfg = { .profile = PROFILE_QUICK };
 	const char *group = NULL, *spec = NULL;
 	bool list = false, list_groups = false;
+	int pin = -1;		/* -1: the highest allowed CPU; -2: none */
+	unsigned int rounds = 0;	/* 0: the profile's */
+	double sample_ms = 0;		/* 0: the profile's */
 	struct filter filter;
 	struct group *groups;
 	size_t n_groups, matched = 0, expected = 0;
@@ -170,6 +262,7 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
 		longopts[i] = flags[i].opt;
+	no_aslr(argv);
 	opterr = 0;
 	/* Stop at the first non-option: the rest goes to Google Benchmark. */
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
@@ -191,6 +284,49 @@ int main(int argc, char **argv)
 		case 'g': group = optarg; break;
 		case 'f': spec = optarg; break;
 		case 'G': list_groups = true; break;
+		case 'c': {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 || v >= CPU_SETSIZE) {
+				fprintf(stderr, "opsbench-suite: --cpu '%s': expected a CPU number, 0..%d\n",
+					optarg, CPU_SETSIZE - 1);
+				return EXIT_USAGE;
+			}
+			pin = (int)v;
+			break;
+		}
+		case 'P': pin = -2; break;
+		case 'r': {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 2 || v > 100000) {
+				fprintf(stderr, "opsbench-suite: --rounds '%s': expected a whole number, 2..100000\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			rounds = (unsigned int)v;
+			break;
+		}
+		case 'm': {
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(v >= 0.001 && v <= 1000)) {
+				fprintf(stderr, "opsbench-suite: --sample-ms '%s': expected a number in [0.001, 1000]\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			sample_ms = v;
+			break;
+		}
 		case 'l': list = true; break;
 		case 'h': usage(); return 0;
 		case ':':
@@ -204,6 +340,9 @@ int main(int argc, char **argv)
 	}
 rest:
 	ob_read_caches(&cfg.caches, "");
+	cfg.rounds = rounds ? rounds : profiles[cfg.profile].rounds;
+	cfg.cold_rounds = rounds ? rounds : profiles[cfg.profile].cold_rounds;
+	cfg.sample_ns = (sample_ms > 0 ? sample_ms : profiles[cfg.profile].sample_ms) * 1e6;
 	filter_init(&filter, spec);
 	n_groups = all_groups(&cfg, &groups);
 
@@ -214,7 +353,7 @@ rest:
 
 			if (list && group && strcmp(group, "all") && strcmp(group, groups[i].name))
 				continue;
-			group_list(&cfg, &groups[i], &l);
+			group_list(&cfg, &groups[i], &l, false);
 			for (size_t k = 0; k < l.n; k++) {
 				if (!filter_match(&filter, l.v[k].name))
 					continue;
@@ -237,6 +376,7 @@ rest:
 
 	if (ob_emulated(why, sizeof(why)))
 		fprintf(stderr, "opsbench-suite: %s; its timings mean nothing and are not results\n", why);
+	pin_cpu(pin);
 
 	/* Profile defaults first, then whatever is left of the command line. */
 	char filter_flag[512];
@@ -250,7 +390,10 @@ rest:
 	gb_argv[gb_argc++] = argv[0];
 	gb_argv[gb_argc++] = (char *)profiles[cfg.profile].repetitions;
 	gb_argv[gb_argc++] = (char *)profiles[cfg.profile].min_time;
-	gb_argv[gb_argc++] = (char *)"--benchmark_enable_random_interleaving=true";
+	/* Lookup groups interleave by their own shuffled rounds, in registration order. */
+	gb_argv[gb_argc++] = strncmp(group, "lookup/", 7) ?
+		(char *)"--benchmark_enable_random_interleaving=true" :
+		(char *)"--benchmark_enable_random_interleaving=false";
 	if (spec) {
 		snprintf(filter_flag, sizeof(filter_flag), "--benchmark_filter=%s", spec);
 		gb_argv[gb_argc++] = filter_flag;
@@ -266,7 +409,7 @@ rest:
 		if (strcmp(group, "all") && strcmp(group, groups[i].name))
 			continue;
 		matched++;
-		group_list(&cfg, &groups[i], &l);
+		group_list(&cfg, &groups[i], &l, true);
 		for (size_t k = 0; k < l.n; k++) {
 			if (ob_gb_register(&l.v[k]))
 				return 1;

@@ -25,6 +25,9 @@ enum profile {
 struct suite_cfg {
 	enum profile profile;
 	struct ob_caches caches;
+	/* Lookup groups: rounds (cold scenarios: cold_rounds), and the time one sample aims at (ns). */
+	unsigned int rounds, cold_rounds;
+	double sample_ns;
 };
 
 struct bench_list {
@@ -38,24 +41,37 @@ void bench_add(struct bench_list *l, const char *name,
 	       uint64_t (*body)(void *, uint64_t),
 	       void (*report)(void *, struct ob_gb_state *, uint64_t), void *arg);
 
-/* One lookup scenario: everything but the strategy. */
+/* Add @b as it is (its name is copied); exits on out of memory. */
+void bench_push(struct bench_list *l, const struct ob_gb_bench *b);
+
+/* Nanoseconds per core clock cycle, measured once per process (calib.c). */
+double ob_cycle_ns(void);
+
+/*
+ * One lookup scenario: everything but the strategy.  Without pollution it is
+ * timed in throughput and latency mode; with pollution in cold mode only
+ * (the pollution outside the timed part).
+ */
 struct scenario {
 	char group[160];		/* "lookup/size:L1/custom:10/..." */
 	const char *size_class;		/* "L1", "L2", "LLC", "DRAM", "tiny" */
 	struct workload_params params;
-	size_t pollute;			/* bytes touched between lookups */
-	/* Built at the first run of its first benchmark, shared by its strategies. */
+	size_t pollute;			/* bytes touched before each lookup */
+	/* Built when the group is run, shared by its strategies. */
 	bool ready;
 	struct workload wl;
-	unsigned char *pollute_buf;
-	size_t pollute_size;
 };
 
 /* The lookup scenarios of @cfg's profile, in a malloc'd array. */
 size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out);
 
-/* List the benchmarks of each group. */
-void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l);
+/*
+ * List the benchmarks of each group.  lookup_list() with @run set also
+ * builds the scenario's trees and sizes its samples (the benchmarks it
+ * lists are then the rounds to run); without, it only names them.  Returns
+ * 0, or exits with a message when the scenario cannot be built.
+ */
+void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l, bool run);
 void dispatch_list(const struct suite_cfg *cfg, struct bench_list *l);
 void calib_list(const struct suite_cfg *cfg, struct bench_list *l);
 

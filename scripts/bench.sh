@@ -2,7 +2,8 @@
 # bench.sh - run every group of a profile, one opsbench-suite process each,
 # into a new folder results/<host>-<arch>-<yyyymmdd-hhmmss>/.
 #
-#   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex [RESULTS=results] scripts/bench.sh
+#   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex [RESULTS=results]
+#       [RUN_DIR_FILE=file: where to write the finished folder's path] scripts/bench.sh
 #
 # The folder is built under a hidden temporary name and renamed when the run
 # is complete, so an earlier run is never overwritten and a half-written one
@@ -97,3 +98,4 @@ elapsed=$(($(date +%s) - started))
 "$py" scripts/meta.py --update "$tmp/meta.json" --elapsed "$elapsed"
 mv "$tmp" "$final"
 echo "bench: done in $elapsed s: $final" >&2
+[[ -z ${RUN_DIR_FILE:-} ]] || echo "$final" >"$RUN_DIR_FILE"

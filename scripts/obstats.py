@@ -1,14 +1,26 @@
 """obstats.py - reading opsbench results and the statistics reports quote.
 
-The method, everywhere: each benchmark has n repetitions (samples of ns per
+Calibration and dispatch benchmarks: n repetitions (samples of ns per
 iteration, Google Benchmark's real_time); we quote their median, the
 coefficient of variation (sample standard deviation / mean), and a
 distribution-free 95% confidence interval of the median from order
 statistics (the ranks whose binomial(n, 1/2) tails hold at most 2.5% each).
 Two medians whose intervals overlap are "no measurable difference".
+
+Lookup benchmarks (bench/lookup.c): rounds, each with one sample of every
+strategy, paired by the "round" counter.  Location: the 10th percentile of a
+strategy's samples (the machine's fast phase, robust to its slow one).
+Comparison: per-round paired ratios (and differences) against the baseline
+measured in the same round; their median, with a 95% bootstrap interval
+(2000 resamples of the rounds, seeded, so a report is reproducible), and the
+minimal detectable effect: 2.8 bootstrap standard errors of the median
+difference (80% power at 5%, two-sided).  A ratio whose interval holds 1 is
+"no measurable difference".
 """
 import json
 import math
+import random
+import re
 import statistics
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -44,15 +56,17 @@ def load_gb(path):
         if not isinstance(b, dict) or "name" not in b:
             raise ResultsError(f"{path}: a benchmark entry without a name")
         if b.get("error_occurred"):
-            skipped[b.get("run_name", b["name"])] = b.get("error_message", "error")
+            skipped[strip_gb_suffixes(b.get("run_name", b["name"]))] = b.get("error_message", "error")
             continue
         if b.get("run_type", "iteration") != "iteration":
             continue
-        name = b.get("run_name", b["name"])
+        name = strip_gb_suffixes(b.get("run_name", b["name"]))
         try:
             ns = float(b["real_time"]) * UNIT_NS[b.get("time_unit", "ns")]
         except (KeyError, ValueError, TypeError):
             raise ResultsError(f"{path}: {name}: no usable real_time/time_unit") from None
+        if not math.isfinite(ns):
+            raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} is not a finite number")
         entry = out.setdefault(name, {"samples": [], "counters": {}, "label": b.get("label")})
         entry["samples"].append(ns)
         for k, v in b.items():
@@ -107,3 +121,77 @@ def parse_name(name):
         else:
             words.append(p)
     return words, args
+
+
+_GB_SUFFIX = re.compile(r"/(iterations:\d+|repeats:\d+|manual_time|real_time)(?=/|$)")
+
+
+def strip_gb_suffixes(name):
+    """The benchmark's own name, without what Google Benchmark appends for
+    fixed iterations, repetitions and manual time."""
+    return _GB_SUFFIX.sub("", name)
+
+
+def percentile(xs, q):
+    """The @q quantile (0..1) of @xs, linear between order statistics."""
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    pos = q * (len(xs) - 1)
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def location(samples):
+    """Minimum, 10th percentile, median, CV and n of a strategy's samples."""
+    mean = statistics.fmean(samples)
+    return {"min": min(samples), "p10": percentile(samples, 0.10),
+            "median": statistics.median(samples),
+            "cv": statistics.stdev(samples) / mean if len(samples) > 1 and mean else 0.0,
+            "n": len(samples)}
+
+
+def _by_round(entry):
+    rounds = entry["counters"].get("round")
+    if not rounds or len(rounds) != len(entry["samples"]):
+        return None
+    out = {}
+    for r, x in zip(rounds, entry["samples"]):
+        if r in out:
+            raise ResultsError(f"round {r:.0f} appears twice for one benchmark")
+        out[r] = x
+    return out
+
+
+def bootstrap(values, stat=statistics.median, n=2000, seed=1):
+    """(low, high, standard error) of @stat over @values: a 95% percentile
+    bootstrap interval from @n resamples, seeded."""
+    rng = random.Random(seed)
+    k = len(values)
+    if k < 2:
+        v = stat(values) if values else float("nan")
+        return v, v, float("inf")
+    boots = sorted(stat([values[rng.randrange(k)] for _ in range(k)]) for _ in range(n))
+    return (percentile(boots, 0.025), percentile(boots, 0.975), statistics.stdev(boots))
+
+
+def paired(base, other):
+    """Per-round comparison of @other with @base (load_gb entries with a
+    "round" counter): median ratio and difference with their 95% bootstrap
+    intervals, the minimal detectable difference, and n (rounds in both).
+    None when the entries carry no rounds."""
+    a, b = _by_round(base), _by_round(other)
+    if a is None or b is None:
+        return None
+    common = sorted(set(a) & set(b))
+    if not common or any(a[r] <= 0 for r in common):
+        return None
+    ratios = [b[r] / a[r] for r in common]
+    diffs = [b[r] - a[r] for r in common]
+    rlo, rhi, _ = bootstrap(ratios)
+    dlo, dhi, dse = bootstrap(diffs)
+    return {"ratio": statistics.median(ratios), "ratio_ci": (rlo, rhi),
+            "diff_ns": statistics.median(diffs), "diff_ci": (dlo, dhi),
+            "mde_ns": 2.8 * dse, "n": len(common),
+            "differs": not (rlo <= 1.0 <= rhi)}

@@ -3,7 +3,10 @@
 Each plot is written as PNG and SVG into RESULTS/plots/, with its data file
 and gnuplot script beside it (so it can be redrawn and restyled by hand).
 Strategy names are drawn literally (gnuplot's "enhanced" text is off).
+A plot whose data hold no finite value, or that gnuplot cannot draw, is
+skipped with a line saying why: a plot never fails a report.
 """
+import math
 import os
 import shutil
 import subprocess
@@ -25,15 +28,21 @@ def strat_key(s):
 
 
 def lookups(results):
-    """{scenario-args-tuple: {strategy: summary}} for every lookup benchmark."""
+    """{scenario-args-tuple (mode included): {strategy: location}} for every
+    lookup benchmark (obstats.location: min, p10, median)."""
     out = {}
     for name, entry in results.items():
         words, args = obstats.parse_name(name)
-        if len(words) < 2 or words[0] != "lookup":
+        if len(words) < 2 or words[0] != "lookup" or words[1] == "pollute_only":
             continue
+        args.setdefault("mode", "throughput")
         key = tuple(sorted(args.items()))
-        out.setdefault(key, {})[words[1]] = obstats.summarize(entry["samples"])
+        out.setdefault(key, {})[words[1]] = obstats.location(entry["samples"])
     return out
+
+
+def finite(*xs):
+    return all(isinstance(x, (int, float)) and math.isfinite(x) for x in xs)
 
 
 def slug(args):
@@ -58,7 +67,8 @@ class Plotter:
         os.makedirs(self.dir, exist_ok=True)
 
     def draw(self, stem, title, body, data):
-        """Write @data to STEM.dat, @body (gnuplot commands) to STEM.gp, draw PNG and SVG."""
+        """Write @data to STEM.dat, @body (gnuplot commands) to STEM.gp, draw PNG and SVG.
+        Returns None, or why the plot could not be drawn."""
         with open(os.path.join(self.dir, stem + ".dat"), "w") as f:
             f.write(data)
         with open(os.path.join(self.dir, stem + ".gp"), "w") as f:
@@ -71,10 +81,17 @@ class Plotter:
                   f"set output '{stem}.svg.part'\nload '{stem}.gp'\nunset output\n")
         res = subprocess.run(["gnuplot"], input=driver, text=True, capture_output=True, cwd=self.dir)
         if res.returncode:
-            raise PlotError(f"gnuplot failed on {stem}.gp: {res.stderr.strip()[-500:]}")
+            for ext in ("png", "svg"):
+                try:
+                    os.unlink(os.path.join(self.dir, f"{stem}.{ext}.part"))
+                except OSError:
+                    pass
+            err = " ".join(res.stderr.strip().splitlines()[-2:])[-300:]
+            return f"gnuplot could not draw it ({err})"
         for ext in ("png", "svg"):
             os.replace(os.path.join(self.dir, f"{stem}.{ext}.part"), os.path.join(self.dir, f"{stem}.{ext}"))
         self.made.append((stem, title))
+        return None
 
 
 STYLE = """set termoption noenhanced
@@ -86,21 +103,25 @@ set key outside right top
 
 
 def plot_scenarios(p, scen):
-    """One bar chart per scenario: median ns/lookup with the 95% CI as error bars."""
+    """One bar chart per scenario: the 10th percentile of ns/lookup, with the
+    span from the minimum to the median as error bars.  Returns {name: why}
+    for the charts it could not draw."""
+    skipped = {}
     for args, strat in sorted(scen.items()):
         a = dict(args)
-        pollute = strat.pop("pollute_only", None)
-        rows = sorted(strat.items(), key=lambda kv: strat_key(kv[0]))
+        rows = [(s, st) for s, st in sorted(strat.items(), key=lambda kv: strat_key(kv[0]))
+                if finite(st["p10"], st["min"], st["median"])]
+        stem = "lookup-" + slug(args)
         if not rows:
+            skipped[stem] = "no finite time in this scenario"
             continue
-        sub = pollute["median"] if pollute else 0.0
-        data = "".join(f"{i} {s} {st['median'] - sub:.4f} {st['ci'][0] - sub:.4f} {st['ci'][1] - sub:.4f}\n"
+        data = "".join(f"{i} {s} {st['p10']:.4f} {st['min']:.4f} {st['median']:.4f}\n"
                        for i, (s, st) in enumerate(rows))
-        what = " (minus the pollution alone)" if pollute else ""
-        title = (f"lookup, {a.get('size')} ({a.get('dentries')} dentries), {a.get('custom')}% custom, "
-                 f"{a.get('order')} order, pollution {a.get('pollute')} B, depth {a.get('depth')}")
+        title = (f"lookup, {a.get('mode')} mode, {a.get('size')} ({a.get('dentries')} dentries), "
+                 f"{a.get('custom')}% custom, {a.get('order')} order, pollution {a.get('pollute')} B, "
+                 f"depth {a.get('depth')}")
         body = STYLE + f"""set title "{title}"
-set ylabel "ns per lookup{what}, median and 95% CI"
+set ylabel "ns per lookup: 10th percentile (bars), minimum to median (lines)"
 set xlabel "strategy"
 set style fill solid 0.6 border -1
 set boxwidth 0.6
@@ -110,7 +131,10 @@ unset key
 plot datafile using 1:3:xtic(2) with boxes lc rgb '#4477aa', \\
      datafile using 1:3:4:5 with yerrorbars lc rgb 'black' pt 0
 """
-        p.draw("lookup-" + slug(args), title, body, data)
+        why = p.draw(stem, title, body, data)
+        if why:
+            skipped[stem] = why
+    return skipped
 
 
 def plot_working_set(p, scen, meta):
@@ -118,14 +142,15 @@ def plot_working_set(p, scen, meta):
     series = {}
     for args, strat in scen.items():
         a = dict(args)
-        if (a.get("custom"), a.get("order"), a.get("pollute"), a.get("depth")) != ("0", "uniform", "0", "1"):
+        if (a.get("mode"), a.get("custom"), a.get("order"), a.get("pollute"), a.get("depth")) != \
+                ("throughput", "0", "uniform", "0", "1"):
             continue
-        nbytes = int(a.get("dentries", 0)) * 192
+        nbytes = int(a.get("dentries", 0)) * 256
         for s, st in strat.items():
-            if s != "pollute_only":
-                series.setdefault(s, []).append((nbytes, st["median"]))
+            if finite(st["p10"]):
+                series.setdefault(s, []).append((nbytes, st["p10"]))
     if len({b for v in series.values() for b, _ in v}) < 2:
-        return "needs lookups at two or more sizes (0% custom, uniform, no pollution, depth 1)"
+        return "needs lookups at two or more sizes (throughput, 0% custom, uniform, no pollution, depth 1)"
     names = sorted(series, key=strat_key)
     data = ""
     for s in names:
@@ -139,12 +164,11 @@ def plot_working_set(p, scen, meta):
 set logscale x 2
 set format x "%.0b %BB"
 set offsets graph 0.02, graph 0.1, 0, 0
-set xlabel "dentries x 192 bytes (log scale); dashed lines: cache sizes from sysfs"
-set ylabel "ns per lookup (median)"
+set xlabel "dentries x (192 + 64 bucket) bytes (log scale); dashed lines: cache sizes from sysfs"
+set ylabel "ns per lookup (10th percentile)"
 plot {plots}
 """
-    p.draw("working-set", "ns/lookup against working-set size", body, data)
-    return None
+    return p.draw("working-set", "ns/lookup against working-set size", body, data)
 
 
 def plot_custom_share(p, scen, cachesim):
@@ -152,18 +176,21 @@ def plot_custom_share(p, scen, cachesim):
     times = {}
     for args, strat in scen.items():
         a = dict(args)
-        if (a.get("order"), a.get("pollute"), a.get("depth")) != ("uniform", "0", "1"):
+        if (a.get("mode"), a.get("order"), a.get("pollute"), a.get("depth")) != ("throughput", "uniform", "0", "1"):
             continue
         if a.get("size") not in ("L1", "tiny"):
             continue
         for s, st in strat.items():
-            times.setdefault(s, []).append((int(a["custom"]), st["median"]))
+            if finite(st["p10"]):
+                times.setdefault(s, []).append((int(a["custom"]), st["p10"]))
     misses = {}
     for r in cachesim:
         sc = r["scenario"]
         if sc.startswith("L1-") and sc.endswith("pct-coldops"):
             share = int(sc[3:sc.index("pct")])
-            misses.setdefault(r["strategy"], []).append((share, float(r["D1_misses_per_lookup"])))
+            v = float(r["D1_misses_per_lookup"])
+            if finite(v):
+                misses.setdefault(r["strategy"], []).append((share, v))
     if len({c for v in times.values() for c, _ in v}) < 2 and len({c for v in misses.values() for c, _ in v}) < 2:
         return "needs two or more custom shares (lookups at L1 size, or make cachesim)"
     names = sorted(set(times) | set(misses), key=strat_key)
@@ -179,28 +206,26 @@ def plot_custom_share(p, scen, cachesim):
                       for i, s in enumerate(names) if misses.get(s))
     body = STYLE + "set multiplot layout 1,2\nset key below horizontal\n"
     body += ("set title 'measured: L1-sized tree, uniform order'\nset xlabel 'directories with custom ops (%)'\n"
-             f"set ylabel 'ns per lookup (median)'\nplot {tplot}\n" if tplot else "")
+             f"set ylabel 'ns per lookup (10th percentile)'\nplot {tplot}\n" if tplot else "")
     body += ("set title 'simulated (callgrind): cold ops tables'\nset xlabel 'directories with custom ops (%)'\n"
              f"set ylabel 'D1 misses per lookup'\nplot {mplot}\n" if mplot else "")
     body += "unset multiplot\n"
-    p.draw("custom-share", "ns/lookup and misses/lookup against the custom-ops share", body, data)
-    return None
+    return p.draw("custom-share", "ns/lookup and misses/lookup against the custom-ops share", body, data)
 
 
-def plot_order_pollution(p, scen):
-    """Sorted versus uniform order, without and with pollution (net of the pollution alone)."""
+def plot_order_modes(p, scen):
+    """Sorted versus uniform order in each timing mode (throughput, latency, cold)."""
     cells = {}
     for args, strat in scen.items():
         a = dict(args)
         if (a.get("custom"), a.get("depth")) != ("0", "1") or a.get("size") not in ("L1", "tiny"):
             continue
-        sub = strat.get("pollute_only", {}).get("median", 0.0)
-        label = f"{a['order']}, {'polluted' if a['pollute'] != '0' else 'clean'}"
+        label = f"{a.get('order')}, {a.get('mode')}"
         for s, st in strat.items():
-            if s != "pollute_only":
-                cells.setdefault(label, {})[s] = st["median"] - sub
+            if finite(st["p10"]):
+                cells.setdefault(label, {})[s] = st["p10"]
     if len(cells) < 2:
-        return "needs at least two of sorted/uniform x clean/polluted at L1 size"
+        return "needs at least two of sorted/uniform x throughput/latency/cold at L1 size"
     labels = sorted(cells)
     names = sorted({s for c in cells.values() for s in c}, key=strat_key)
     data = "strategy " + " ".join(f'"{lbl}"' for lbl in labels) + "\n"
@@ -208,18 +233,17 @@ def plot_order_pollution(p, scen):
         data += s + " " + " ".join(f"{cells[lbl].get(s, float('nan')):.4f}" for lbl in labels) + "\n"
     cols = ", ".join(f"datafile using {i + 2}:xtic(1) title columnheader" if i == 0 else
                      f"'' using {i + 2} title columnheader" for i in range(len(labels)))
-    body = STYLE + f"""set title "lookup order and cache pollution (L1-sized tree, 0% custom; polluted runs minus the pollution alone)"
+    body = STYLE + f"""set title "lookup order and timing mode (L1-sized tree, 0% custom)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.7 border -1
 set xtics rotate by -30
-set ylabel "ns per lookup (median)"
+set ylabel "ns per lookup (10th percentile)"
 set xlabel "strategy"
 set yrange [0:*]
 plot {cols}
 """
-    p.draw("order-pollution", "predictable versus random order, with and without pollution", body, data)
-    return None
+    return p.draw("order-modes", "sorted versus uniform order in each timing mode", body, data)
 
 
 def plot_calibration(p, results, meta):
@@ -230,6 +254,9 @@ def plot_calibration(p, results, meta):
             chase.append((int(args["bytes"]), obstats.summarize(e["samples"])))
     if len(chase) < 2:
         return "needs the calibration group"
+    chase = [(b, st) for b, st in chase if finite(st["median"], *st["ci"]) and st["ci"][0] > 0]
+    if len(chase) < 2:
+        return "needs two or more positive, finite pointer-chase times"
     data = "".join(f"{b} {st['median']:.4f} {st['ci'][0]:.4f} {st['ci'][1]:.4f}\n" for b, st in sorted(chase))
     marks = "".join(f"set arrow from {size},graph 0 to {size},graph 1 nohead dt 2 lc rgb '#888888'\n"
                     f"set label '{lvl} {size >> 10} KiB' at {size},graph 0.97 right rotate by 90 tc rgb '#555555'\n"
@@ -243,19 +270,17 @@ set ylabel "ns per load (median, 95% CI; log scale)"
 unset key
 plot datafile using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb '#aa3377'
 """
-    p.draw("calibration", "pointer-chase latency against working set", body, data)
-    return None
+    return p.draw("calibration", "pointer-chase latency against working set", body, data)
 
 
 def make_all(run_dir, results, meta, cachesim):
     """Draw every plot the data allows; returns (made [(stem, title)], skipped {name: why})."""
     p = Plotter(run_dir)
     scen = lookups(results)
-    skipped = {}
-    plot_scenarios(p, {k: dict(v) for k, v in scen.items()})
+    skipped = plot_scenarios(p, scen)
     for name, fn in (("working-set", lambda: plot_working_set(p, scen, meta)),
                      ("custom-share", lambda: plot_custom_share(p, scen, cachesim)),
-                     ("order-pollution", lambda: plot_order_pollution(p, scen)),
+                     ("order-modes", lambda: plot_order_modes(p, scen)),
                      ("calibration", lambda: plot_calibration(p, results, meta))):
         why = fn()
         if why:

@@ -4,10 +4,11 @@
     summary.py RESULTS_DIR
 
 Prints, and writes as RESULTS_DIR/summary.md, the tables of the report
-without its plots and claims: per lookup scenario each strategy's median
-ns/lookup, 95% CI, CV and ratio to the baseline (direct, or default_ops
-where direct cannot run; '~' where the CIs overlap: no measurable
-difference), then the dispatch and calibration figures.  make bench runs it
+without its plots and claims: per lookup scenario and timing mode each
+strategy's 10th percentile, minimum and median ns/lookup and its paired
+ratio to the baseline (direct, or default_ops where direct cannot run;
+'~' where the interval holds 1: no measurable difference), then the
+dispatch and calibration figures.  make bench runs it
 at the end of every run; make report gives the full report.
 """
 import os
@@ -22,13 +23,16 @@ def main(argv):
         sys.exit("usage: summary.py RESULTS_DIR")
     try:
         data = report.load_run(argv[1])
-    except report.InputError as e:
+        lookups = report.lookup_section(data)
+    except (report.InputError, report.obstats.ResultsError) as e:
         print(f"summary: {e}", file=sys.stderr)
         sys.exit(2)
     text = "\n".join(s for s in (
-        "# opsbench summary\n\nTimes are Google Benchmark real time, medians over repetitions; "
-        "`make report` adds plots and the article's claims.\n",
-        report.lookup_section(data),
+        "# opsbench summary\n\nLookups: 10th percentiles over rounds and paired per-round ratios "
+        "to the baseline (see the method below); dispatch and calibration: medians over "
+        "repetitions of Google Benchmark real time. `make report` adds plots and the article's "
+        "claims.\n",
+        lookups,
         report.dispatch_section(data["results"]),
         report.calibration_section(data["results"], data["meta"])) if s)
     tmp = os.path.join(argv[1], "summary.md.part")

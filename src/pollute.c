@@ -4,6 +4,10 @@
  * rest of the kernel: it evicts ops tables and cold dentry lines the way a
  * real workload does between two path walks.
  */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
 #include "opsbench/compiler.h"
 #include "opsbench/strategy.h"
 
@@ -18,4 +22,18 @@ void ob_pollute(struct ob_run *r)
 			pos = 0;
 	}
 	r->pollute_pos = pos;
+}
+
+unsigned char *ob_pollute_alloc(size_t bytes)
+{
+	const size_t huge = 2ul << 20;
+	size_t size = ob_pollute_buffer_size(bytes);
+	size_t rounded = (size + huge - 1) & ~(huge - 1);
+	void *p;
+
+	if (!rounded || posix_memalign(&p, huge, rounded))
+		return NULL;
+	madvise(p, rounded, MADV_HUGEPAGE);
+	memset(p, 0, rounded);
+	return p;
 }

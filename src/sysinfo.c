@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* sysinfo.c - cache sizes from sysfs, available memory from /proc/meminfo. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,4 +160,26 @@ int ob_check_memory(size_t need, const char *what, struct ob_err *err)
 					 what, need >> 20, left >> 20);
 	}
 	return 0;
+}
+
+size_t ob_huge_page_bytes(const void *addr, size_t len)
+{
+	uintptr_t lo = (uintptr_t)addr, hi = lo + len;
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	bool inside = false;
+	size_t total = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end, kb;
+
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2 && strchr(line, '-') < strchr(line, ' '))
+			inside = start >= lo && start < hi;
+		else if (inside && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			total += (size_t)kb << 10;
+	}
+	fclose(f);
+	return total;
 }

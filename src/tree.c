@@ -12,6 +12,7 @@
 #include "model/tree.h"
 #include "opsbench/hash.h"
 #include "opsbench/rng.h"
+#include "opsbench/sysinfo.h"
 
 #define HUGE_PAGE	(2ul << 20)
 
@@ -124,12 +125,18 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 			munmap(base, t->map_bytes);
 		free(t->slot);
 		free(t);
-		return ob_errorf(err, e == ENOMEM ? -ENOMEM : -e,
-				 "cannot map a %zu-byte tree at %p: %s", need, slot_addr(0),
+		if (e == ENOMEM)
+			return ob_errorf(err, -ENOMEM, "%s: out of memory for a tree of %zu dentries (%zu MiB mapped)",
+					 s->name, wl->n_nodes, round_up(need, HUGE_PAGE) >> 20);
+		return ob_errorf(err, -e, "cannot map a %zu-byte tree at %p: %s", need, slot_addr(0),
 				 e == EEXIST ? "the address is taken" : strerror(e));
 	}
-	/* Large pages where the kernel gives them, as the kernel's linear map has. */
-	madvise(base, table, MADV_HUGEPAGE);
+	/*
+	 * Large pages where the kernel gives them, as the kernel's own table and
+	 * slabs sit in its linear map on large pages: lookups then measure
+	 * caches, not the TLB.  ob_mem.huge_pages says whether it got them.
+	 */
+	madvise(base, t->map_bytes, MADV_HUGEPAGE);
 	parked_slots |= 1u << k;
 	t->park = k;
 	resident = t;
@@ -182,4 +189,6 @@ void tree_memory(const struct ob_tree *t, struct ob_mem *m)
 		.ops = t->ops_bytes + PERS_COUNT * sizeof(*t->sb),
 	};
 	m->total = m->dentries + m->hashtable + m->inodes + m->ext_names + m->ops;
+	m->mapped = t->map_bytes;
+	m->huge_pages = ob_huge_page_bytes(slot_addr(resident == t ? 0 : t->park), t->map_bytes);
 }

@@ -56,6 +56,13 @@ cases=$(cat <<'TABLE'
 2|name_max=3: must be name_min (8)..255|$run -s direct --name-min 8 --name-max 3
 2|fanout=1: must be 0 (auto) or 2..4096|$run -s direct --fanout 1
 2|unexpected argument 'extra'|$run -s direct extra
+2|--mode 'fast': expected throughput, latency or cold|$run -s direct --mode fast
+2|--mode cold: needs --pollute BYTES|$run -s direct --mode cold
+2|--rounds '1': expected a whole number, 2..100000|$suite --group calib --rounds 1
+2|--rounds '9x': expected a whole number, 2..100000|$suite --group calib --rounds 9x
+2|--sample-ms '0': expected a number in [0.001, 1000]|$suite --group calib --sample-ms 0
+2|--sample-ms 'nan': expected a number in [0.001, 1000]|$suite --group calib --sample-ms nan
+2|--cpu '-1': expected a CPU number|$suite --group calib --cpu -1
 2|cannot run a workload with custom ops|$run -s direct --custom 0.5
 2|fewer than path_depth=4|$run -s direct --dentries 3 --depth 4
 2|--profile 'fast': expected quick, full or smoke|$suite --profile fast --list-groups

@@ -37,14 +37,23 @@ errors = [b["name"] for b in data["benchmarks"] if b.get("error_occurred")]
 seen = {b["name"].split("/")[1] for b in runs if b["name"].startswith("lookup/")}
 assert not errors, f"errors: {errors}"
 assert seen == want, f"strategies in JSON {sorted(seen)} != registration table {sorted(want)}"
-reps = {}
-for b in runs:
-    reps[b["run_name"]] = reps.get(b["run_name"], 0) + 1
-assert all(n == 2 for n in reps.values()), f"repetitions: {reps}"
+reps, rounds = {}, {}
 for b in runs:
     if b["name"].startswith("lookup/"):
-        for counter in ("lookups_per_second", "dentry_bytes", "total_bytes"):
+        # One sample per round: the rounds of a benchmark are 0, 1, 2 (smoke).
+        name = "/".join(p for p in b["run_name"].split("/")
+                        if not p.startswith(("iterations:", "repeats:", "manual_time")))
+        rounds.setdefault(name, []).append(b["round"])
+    else:
+        reps[b["run_name"]] = reps.get(b["run_name"], 0) + 1
+assert all(n == 2 for n in reps.values()), f"repetitions: {reps}"
+assert rounds and all(sorted(r) == [0, 1, 2] for r in rounds.values()), f"rounds: {rounds}"
+assert {n.split("/")[2] for n in rounds} == {"mode:throughput", "mode:latency"}, sorted(rounds)
+for b in runs:
+    if b["name"].startswith("lookup/"):
+        for counter in ("round", "dentry_bytes", "total_bytes", "ns_per_cycle", "huge_page_share"):
             assert counter in b, f"{b['name']}: no {counter}"
+        assert b["dentry_bytes"] == 192, f"{b['name']}: dentry_bytes {b['dentry_bytes']}"
 assert any(b["name"].startswith("dispatch/") for b in runs), "no dispatch benchmarks"
 assert any(b["name"].startswith("calib/chase/") for b in runs), "no pointer chase"
 print(f"{len(runs)} runs, strategies {sorted(seen)}")

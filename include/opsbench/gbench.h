@@ -52,7 +52,20 @@ struct ob_gb_bench {
 	uint64_t (*body)(void *arg, uint64_t iters);
 	/* report - untimed, after every run: counters and label.  NULL: none. */
 	void (*report)(void *arg, struct ob_gb_state *st, uint64_t iters);
-	/* Passed to the three callbacks. */
+	/*
+	 * elapsed_ns - the time the last body() call measured itself, in ns.
+	 * NULL: Google Benchmark's own clock times body(); set: manual time
+	 * (Google Benchmark's UseManualTime), for bodies that time only part
+	 * of their work.
+	 */
+	double (*elapsed_ns)(void *arg);
+	/*
+	 * iterations - 0: Google Benchmark picks the count and the
+	 * --benchmark_repetitions flag applies; else exactly this many
+	 * iterations, once (one sample: the caller runs its own rounds).
+	 */
+	uint64_t iterations;
+	/* Passed to the callbacks. */
 	void *arg;
 };
 
@@ -77,6 +90,9 @@ size_t ob_gb_run(size_t expected);
 /* ob_gb_counter - set user counter @name of this run. */
 void ob_gb_counter(struct ob_gb_state *st, const char *name, double value,
 		   enum ob_gb_kind kind);
+
+/* ob_gb_context - add @key: @value to the output's "context" (before ob_gb_run()). */
+void ob_gb_context(const char *key, const char *value);
 
 /* ob_gb_label - set the run's label (shown beside its name). */
 void ob_gb_label(struct ob_gb_state *st, const char *label);

@@ -35,6 +35,8 @@ struct ob_mem {
 	size_t ext_names;	/* names too long for d_iname */
 	size_t ops;		/* ops tables and superblocks */
 	size_t total;		/* all of the above */
+	size_t mapped;		/* the tree's mapping (src/model/tree.h), page-rounded */
+	size_t huge_pages;	/* bytes of the mapping on transparent huge pages, now */
 };
 
 /*
@@ -132,6 +134,14 @@ const struct strategy *ob_strategy_find(const char *name);
 
 /* Touch the next @r->pollute_bytes of @r's buffer (one byte per cache line). */
 void ob_pollute(struct ob_run *r);
+
+/*
+ * ob_pollute_alloc - a zeroed pollution buffer for @bytes touched per lookup
+ * (ob_pollute_buffer_size(@bytes) long), on huge pages where the kernel
+ * gives them, so that which cache sets it evicts depends on its size, not on
+ * where its 4 KiB pages happen to land.  NULL when out of memory; free().
+ */
+unsigned char *ob_pollute_alloc(size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -47,6 +47,13 @@ bool ob_emulated(char *why, size_t len);
 size_t ob_mem_available(void);
 
 /*
+ * ob_huge_page_bytes - bytes of [@addr, @addr + @len) backed by transparent
+ * huge pages, from /proc/self/smaps (AnonHugePages of the mappings that
+ * start inside the range); 0 when unknown.
+ */
+size_t ob_huge_page_bytes(const void *addr, size_t len);
+
+/*
  * ob_check_memory - refuse to allocate @need bytes for @what when they are
  * not there: more than MemAvailable, or than `ulimit -v` leaves.  Returns 0,
  * or -ENOMEM with a message in @err naming both figures.  Setting

@@ -41,13 +41,14 @@
 /*
  * Where the tree in use lives.  Inside a 39-bit address space (arm64 with
  * 3-level page tables) and inside what valgrind gives its client; ASan's
- * shadow covers that range, so sanitizer builds use a high address instead.
+ * shadow covers that range, so sanitizer builds use a high address instead
+ * (below ASan's own allocator at 0x600000000000).
  */
 #if defined(__SANITIZE_ADDRESS__)
-#define OB_TREE_BASE		0x600000000000ul
+#define OB_TREE_BASE		0x500000000000ul
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define OB_TREE_BASE		0x600000000000ul
+#define OB_TREE_BASE		0x500000000000ul
 #endif
 #endif
 #ifndef OB_TREE_BASE

@@ -49,6 +49,9 @@ public:
 			if (run.repetition_index != 0)
 				continue;
 			done_++;
+			/* Off a terminal, about twenty lines per group are enough. */
+			if (!tty_ && done_ != expected_ && done_ % (expected_ / 20 + 1))
+				continue;
 			std::fprintf(stderr, "%s[%zu/%zu] %s%s", tty_ ? "\r\033[K" : "", done_,
 				     expected_, run.benchmark_name().c_str(), tty_ ? "" : "\n");
 		}
@@ -88,8 +91,11 @@ void run_one(benchmark::State &st, ob_gb_bench b)
 	const benchmark::IterationCount n = st.max_iterations;
 	uint64_t sink = 0;
 
-	while (st.KeepRunningBatch(n))
+	while (st.KeepRunningBatch(n)) {
 		sink += b.body(b.arg, static_cast<uint64_t>(n));
+		if (b.elapsed_ns)
+			st.SetIterationTime(b.elapsed_ns(b.arg) * 1e-9);
+	}
 	benchmark::DoNotOptimize(sink);
 
 	if (b.report) {
@@ -117,7 +123,12 @@ int ob_gb_init(int *argc, char **argv)
 int ob_gb_register(const struct ob_gb_bench *b)
 {
 	try {
-		benchmark::RegisterBenchmark(b->name, run_one, *b);
+		benchmark::internal::Benchmark *r = benchmark::RegisterBenchmark(b->name, run_one, *b);
+
+		if (b->iterations)
+			r->Iterations(static_cast<benchmark::IterationCount>(b->iterations))->Repetitions(1);
+		if (b->elapsed_ns)
+			r->UseManualTime();
 	} catch (...) {
 		return -ENOMEM;
 	}
@@ -140,6 +151,11 @@ void ob_gb_counter(struct ob_gb_state *s, const char *name, double value, enum o
 	else if (kind == OB_GB_RATE)
 		flags = benchmark::Counter::kIsRate;
 	s->st->counters[name] = benchmark::Counter(value, flags);
+}
+
+void ob_gb_context(const char *key, const char *value)
+{
+	benchmark::AddCustomContext(key, value);
 }
 
 void ob_gb_label(struct ob_gb_state *s, const char *label)

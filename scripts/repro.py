@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""repro.py - do two separate runs agree?  Per lookup scenario and strategy,
+the paired ratio to the baseline (scripts/obstats.py) in run A and in run B,
+and their difference.
+
+    repro.py A B [--match REGEX] [--tolerance PCT] [--out FILE.md]
+
+A and B are results folders (their benchmarks.json) or Google Benchmark JSON
+files.  --match keeps the scenarios whose name (mode and args) matches, by
+default the L1- and L2-sized scenarios.  Prints a Markdown table and, last,
+one line: how many ratios agree within --tolerance percent (default 3).
+Exit status 0 whether or not they agree (it reports; it does not judge);
+2 on bad input.
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import obstats  # noqa: E402
+import report  # noqa: E402
+
+
+def load(path):
+    f = os.path.join(path, "benchmarks.json") if os.path.isdir(path) else path
+    res, _ = obstats.load_gb(f)
+    return {sc: report.compare_scenario(strat) for sc, strat in report.lookup_scenarios(res).items()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("--match", default=r"size:(L1|L2)/", help="regex over the scenario names")
+    ap.add_argument("--tolerance", type=float, default=3.0, help="percent (default 3)")
+    ap.add_argument("--out", help="also write the table to this Markdown file")
+    args = ap.parse_args()
+    try:
+        match = re.compile(args.match)
+        a, b = load(args.a), load(args.b)
+    except re.error as e:
+        print(f"repro: --match {args.match!r}: {e}", file=sys.stderr)
+        sys.exit(2)
+    except obstats.ResultsError as e:
+        print(f"repro: {e}", file=sys.stderr)
+        sys.exit(2)
+    lines = [f"# Reproducibility: {args.a} against {args.b}\n",
+             "Paired ratio to the baseline (median of per-round ratios) in each run, and the "
+             f"difference B/A - 1. Agreement: within {args.tolerance:g}%.\n",
+             "| scenario | strategy | ratio A | ratio B | B/A - 1 |", "|---|---|---|---|---|"]
+    agree = total = 0
+    worst = 0.0
+    for sc in sorted(set(a) & set(b)):
+        if not match.search(sc):
+            continue
+        base_a, rows_a = a[sc]
+        base_b, rows_b = b[sc]
+        for s in sorted(set(rows_a) & set(rows_b)):
+            pa, pb = rows_a[s]["paired"], rows_b[s]["paired"]
+            if not pa or not pb:
+                continue
+            d = pb["ratio"] / pa["ratio"] - 1
+            total += 1
+            agree += abs(d) * 100 <= args.tolerance
+            worst = max(worst, abs(d))
+            lines.append(f"| {sc} | {s} | {pa['ratio']:.3f} | {pb['ratio']:.3f} | {d * 100:+.1f}% |")
+    if not total:
+        print(f"repro: no scenario matching {args.match!r} with paired rounds in both runs", file=sys.stderr)
+        sys.exit(2)
+    lines.append(f"\n{agree} of {total} ratios agree within {args.tolerance:g}%; "
+                 f"the largest difference is {worst * 100:.1f}%.")
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        tmp = args.out + ".part"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, args.out)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
