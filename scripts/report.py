@@ -12,6 +12,7 @@ input that is missing or malformed.  Exit status 2 for bad input.
 import argparse
 import csv
 import json
+import math
 import os
 import re
 import sys
@@ -156,9 +157,42 @@ def compare_scenario(strat):
     return base_name, rows
 
 
+def chase_table(res):
+    """[(bytes, median ns per load)] of the pointer chase, sorted by size."""
+    out = []
+    for n, e in res.items():
+        _, args = obstats.parse_name(n)
+        if n.startswith("calib/chase/") and "bytes" in args:
+            ns = obstats.summarize(e["samples"])["median"]
+            if ns > 0:
+                out.append((int(args["bytes"]), ns))
+    return sorted(out)
+
+
+def served_from(working_set, chase, meta):
+    """The cache level a working set of @working_set bytes is served from, by
+    the pointer chase: the chase's latency at that size, matched (nearest on
+    a log scale) with its latency at half of each sysfs level (DRAM: at the
+    largest size chased).  Returns (label, ns per load) or None."""
+    if not chase or working_set <= 0:
+        return None
+    at = next((ns for b, ns in chase if b >= working_set), chase[-1][1])
+    sizes = plots.cache_sizes(meta)
+    bands = []
+    for lvl, size in sizes:
+        ns = next((x for b, x in chase if b >= size // 2), None)
+        if ns:
+            last = lvl == sizes[-1][0] and lvl not in ("L1", "L2")
+            bands.append(("LLC" if last else lvl, ns))
+    bands.append(("DRAM", chase[-1][1]))
+    label, _ = min(bands, key=lambda b: abs(math.log(at / b[1])))
+    return label, at
+
+
 def lookup_section(data):
     res, cs = data["results"], data["cachesim"]
     scen = lookup_scenarios(res)
+    chase = chase_table(res)
     out = ["## Lookups, measured\n",
            "Per scenario and timing mode (throughput: independent lookups, overlapped; latency: each "
            "lookup waits for the last one's result; cold: one lookup at a time between serialised "
@@ -200,7 +234,17 @@ def lookup_section(data):
             rows.append(row)
         title = sc.replace("/", ", ").replace(":", " ")
         n = next(iter(rows_by.values()))["n"]
-        out.append(f"### {title}\n\nn = {n} rounds.\n\n" + table(header, rows) + "\n")
+        _, args = obstats.parse_name("x/" + sc)
+        level = ""
+        try:
+            served = served_from(int(args.get("dentries", 0)) * 256, chase, data.get("meta"))
+        except ValueError:
+            served = None
+        if served:
+            level = (f" Working set {int(args['dentries']) * 256 >> 10} KiB (dentries x 256 bytes): served "
+                     f"from **{served[0]}** by this run's pointer chase ({fmt(served[1])} ns per load at "
+                     f"that size), whatever the sysfs-based size class says.")
+        out.append(f"### {title}\n\nn = {n} rounds.{level}\n\n" + table(header, rows) + "\n")
     if not scen:
         out.append("No lookup benchmarks in this run.\n")
     if not any(k.endswith("/lookup") for e in res.values() for k in e["counters"]):
