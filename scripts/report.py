@@ -140,7 +140,7 @@ def lookup_scenarios(res):
 
 def baseline_of(strategies):
     """The baseline a scenario's strategies are compared with."""
-    return "direct" if "direct" in strategies else "default_ops"
+    return "direct" if "direct" in strategies else "null_tested"
 
 
 def compare_scenario(strat):
@@ -199,7 +199,7 @@ def lookup_section(data):
            "timestamps, the pollution before it untimed): each strategy's 10th percentile, minimum "
            "and median ns per lookup over the rounds, the 10th percentile in core cycles (the "
            "process's own calibration), and the **paired ratio** to the baseline (`direct`, or "
-           "`default_ops` where `direct` cannot run): the median over rounds of the strategy's "
+           "`null_tested` where `direct` cannot run): the median over rounds of the strategy's "
            "sample divided by the baseline's sample of the same round, with its 95% bootstrap "
            "interval; `~` marks an interval that holds 1 (no measurable difference). Cold scenarios "
            "also give the paired difference in ns and the minimal detectable effect (MDE: 2.8 "

@@ -6,7 +6,7 @@
 Prints, and writes as RESULTS_DIR/summary.md, the tables of the report
 without its plots and claims: per lookup scenario and timing mode each
 strategy's 10th percentile, minimum and median ns/lookup and its paired
-ratio to the baseline (direct, or default_ops where direct cannot run;
+ratio to the baseline (direct, or null_tested where direct cannot run;
 '~' where the interval holds 1: no measurable difference), then the
 dispatch and calibration figures.  make bench runs it
 at the end of every run; make report gives the full report.
