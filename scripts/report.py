@@ -285,6 +285,10 @@ def calibration_section(res, meta):
     e = res.get("calib/empty_loop")
     if e:
         out.append(f"- harness overhead (empty loop): {fmt(obstats.summarize(e['samples'])['median'])} ns per iteration")
+    cy = res.get("calib/cycle")
+    if cy:
+        ns = obstats.summarize(cy["samples"])["median"] / 8
+        out.append(f"- core clock: {fmt(ns)} ns per cycle ({1 / ns:.2f} GHz; eight dependent adds per iteration)")
     br, bp = res.get("calib/branch/random"), res.get("calib/branch/predictable")
     if br and bp:
         r, p = obstats.summarize(br["samples"]), obstats.summarize(bp["samples"])
