@@ -8,6 +8,11 @@
  * dependency chain and the time per iteration is the latency of one
  * dispatch plus one add.  Targets are noinline; the inline default is the
  * same add, inline.
+ *
+ * The "_dep" variants put the method pointer itself on the critical path:
+ * the object is the one the last result chose (obj[x % OBJECTS]), so its
+ * pointer is loaded, tested and called only once x is known, as a path
+ * walk loads the next dentry's d_op only once the lookup has found it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +46,7 @@ static inline uint64_t inline_default(uint64_t x)
 	return x + 1;
 }
 
-enum kind { DIRECT, INLINED, NULL_TEST, FLAG_TEST, INDIRECT };
+enum kind { DIRECT, INLINED, NULL_TEST, FLAG_TEST, INDIRECT, NULL_TEST_DEP, INDIRECT_DEP };
 
 struct dispatch_arg {
 	enum kind kind;
@@ -70,6 +75,7 @@ static int dispatch_prepare(void *arg, char *msg, size_t len)
 
 		switch (a->kind) {
 		case NULL_TEST:
+		case NULL_TEST_DEP:
 			o->fn = on ? target0 : NULL;
 			break;
 		case FLAG_TEST:
@@ -124,6 +130,18 @@ static uint64_t dispatch_body(void *arg, uint64_t iters)
 		for (uint64_t i = 0; i < iters; i++)
 			x = obj[i & (OBJECTS - 1)].fn(x);
 		break;
+	case NULL_TEST_DEP:
+		for (uint64_t i = 0; i < iters; i++) {
+			const struct object *o = &obj[x & (OBJECTS - 1)];
+
+			x = o->fn ? o->fn(x) : inline_default(x);
+			OPTIMIZER_HIDE_VAR(x);
+		}
+		break;
+	case INDIRECT_DEP:
+		for (uint64_t i = 0; i < iters; i++)
+			x = obj[x & (OBJECTS - 1)].fn(x);
+		break;
 	}
 	return x;
 }
@@ -141,6 +159,8 @@ void dispatch_list(const struct suite_cfg *cfg, struct bench_list *l)
 		{ .kind = NULL_TEST, .share = 0 }, { .kind = NULL_TEST, .share = 10 },
 		{ .kind = NULL_TEST, .share = 90 }, { .kind = NULL_TEST, .share = 100 },
 		{ .kind = FLAG_TEST, .share = 0 }, { .kind = FLAG_TEST, .share = 100 },
+		{ .kind = NULL_TEST_DEP, .share = 0 }, { .kind = NULL_TEST_DEP, .share = 100 },
+		{ .kind = INDIRECT_DEP },
 	};
 	static const unsigned int n_targets[] = { 1, 2, 4, 16 };
 	static struct dispatch_arg indirect[2 * ARRAY_SIZE(n_targets)];
@@ -154,6 +174,12 @@ void dispatch_list(const struct suite_cfg *cfg, struct bench_list *l)
 		case DIRECT:	snprintf(name, sizeof(name), "dispatch/direct_call"); break;
 		case INLINED:	snprintf(name, sizeof(name), "dispatch/inlined_default"); break;
 		case NULL_TEST:	snprintf(name, sizeof(name), "dispatch/null_test/nonnull:%u", a->share); break;
+		case NULL_TEST_DEP:
+			snprintf(name, sizeof(name), "dispatch/null_test_dep/nonnull:%u", a->share);
+			break;
+		case INDIRECT_DEP:
+			snprintf(name, sizeof(name), "dispatch/indirect_dep/targets:1");
+			break;
 		default:	snprintf(name, sizeof(name), "dispatch/flag_test/set:%u", a->share); break;
 		}
 		bench_add(l, name, dispatch_prepare, dispatch_body, dispatch_report, a);

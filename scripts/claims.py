@@ -92,11 +92,15 @@ def null_test(d):
     nt100 = _sum(res, "dispatch/null_test/nonnull:100")
     nt0 = _sum(res, "dispatch/null_test/nonnull:0")
     ic = _sum(res, "dispatch/indirect/targets:1/order:predictable")
+    dep = [_sum(res, "dispatch/null_test_dep/nonnull:100"), _sum(res, "dispatch/null_test_dep/nonnull:0"),
+           _sum(res, "dispatch/indirect_dep/targets:1")]
     out = {"claim": "Testing a NULL pointer before an indirect call wastes time when the pointer is "
                     "usually non-NULL, and is cheaper than an indirect call when it is usually NULL.",
            "test": "dispatch benchmarks, one dependency chain of calls: NULL test then call "
                    "(pointer never NULL), NULL test then inline default (always NULL), against an "
-                   "unconditional indirect call to one predictable target",
+                   "unconditional indirect call to one predictable target; once with the pointer "
+                   "off the critical path (objects in order) and once on it (the object the last "
+                   "result chose)",
            "numbers": []}
     if not (nt100 and nt0 and ic):
         out["verdict"] = "not tested: needs the dispatch group of make bench"
@@ -108,6 +112,16 @@ def null_test(d):
                       f"NULL test + inline default, always NULL: {_ns(nt0)} ({_than(b)} the plain call)"]
     wastes = a == "slower"
     cheaper = b == "faster"
+    if all(dep):
+        # On the critical path too: it wastes time if it does in either place,
+        # and is cheaper only if it is in both.
+        a2, b2 = _cmp_time(dep[0], dep[2]), _cmp_time(dep[1], dep[2])
+        out["numbers"] += [f"on the critical path: indirect call {_ns(dep[2])}; NULL test + call, never NULL "
+                           f"{_ns(dep[0])} ({_than(a2)} the plain call); always NULL {_ns(dep[1])} "
+                           f"({_than(b2)} the plain call)"]
+        if a2 == "slower":
+            wastes, a = True, "slower"
+        cheaper = cheaper and b2 == "faster"
     if wastes and cheaper:
         out["verdict"] = "supported"
     elif cheaper:
