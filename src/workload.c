@@ -4,8 +4,12 @@
  *
  * The tree is filled breadth-first: every directory gets `fanout` children
  * (the first round(fanout * dir_share) of them directories) until the dentry
- * count is reached.  Each directory draws its personality (custom with
- * probability custom_share); files take their directory's.
+ * count is reached.  Personalities then go to filesystems, as dentry ops go
+ * to superblocks in the kernel (see mount_filesystems()): custom
+ * filesystems are mounted on subtrees until they hold round(custom_share x
+ * directories) of the directories, every dentry takes the personality of
+ * the filesystem it is in, and neighbouring directories of one filesystem
+ * share one ops table.
  *
  * Names are a random prefix of [A-Za-z0-9] followed by the child's index in
  * base 36 (fixed width, lower case).  The suffix makes siblings distinct even
@@ -382,12 +386,11 @@ static size_t make_name(struct gen *g, char *buf, unsigned int index)
 	return len;
 }
 
+/* A custom personality, uniformly from custom_mask: a new filesystem's. */
 static enum personality draw_personality(struct gen *g)
 {
 	unsigned int choices[PERS_COUNT], n = 0;
 
-	if (!(ob_rng_unit(&g->rng) < g->p->custom_share))
-		return PERS_PLAIN;
 	for (unsigned int p = 0; p < PERS_COUNT; p++)
 		if (g->p->custom_mask & (1u << p))
 			choices[n++] = p;
@@ -400,23 +403,92 @@ static int build_tree(struct gen *g, struct workload *wl)
 	unsigned int per = dirs_per_dir(g->fanout, p->dir_share);
 	char name[OB_NAME_MAX + 1];
 
-	if (push_node(wl, 0, "/", 1, true, draw_personality(g)) < 0)
+	if (push_node(wl, 0, "/", 1, true, PERS_PLAIN) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; wl->n_nodes < p->dentries; i++) {
 		if (!wl->nodes[i].is_dir)
 			continue;
 		for (unsigned int k = 0; k < g->fanout && wl->n_nodes < p->dentries; k++) {
 			bool dir = k < per;
-			enum personality pers = dir ? draw_personality(g)
-						    : wl->nodes[i].personality;
 			size_t len = make_name(g, name, k);
-			long n = push_node(wl, (uint32_t)i, name, len, dir, pers);
+			long n = push_node(wl, (uint32_t)i, name, len, dir, PERS_PLAIN);
 
 			if (n < 0)
 				return -ENOMEM;
 			wl->nodes[n].stale = ob_rng_unit(&g->rng) < p->stale_share;
 		}
 	}
+	return 0;
+}
+
+/*
+ * mount_filesystems - give the tree its filesystems.  The root's is plain
+ * (custom_share = 1: custom).  Then, visiting the directories in a seeded
+ * random order, each one whose subtree is still wholly in the root's
+ * filesystem and whose directories still fit the remaining share gets a
+ * filesystem of its own, mounted there, with a personality drawn from the
+ * custom ones; with custom_share = 1 every fourth directory is such a mount
+ * too, so that the personalities still mix.  Finally every dentry takes the
+ * personality of the nearest mount above it (parents come before children,
+ * so one pass in index order does it).
+ */
+static int mount_filesystems(struct gen *g, struct workload *wl)
+{
+	size_t n = wl->n_nodes, dirs, target, have = 0;
+	uint32_t *sub = calloc(n, sizeof(*sub));	/* directories in each subtree */
+	uint32_t *inside = calloc(n, sizeof(*inside));	/* mounts in each subtree */
+	uint32_t *order = malloc(n * sizeof(*order));
+	uint8_t *mount = calloc(n, 1);			/* personality + 1 of a mount */
+
+	if (!sub || !inside || !order || !mount) {
+		free(sub), free(inside), free(order), free(mount);
+		return -ENOMEM;
+	}
+	for (size_t i = n; i-- > 1;) {
+		sub[i] += wl->nodes[i].is_dir;
+		sub[wl->nodes[i].parent] += sub[i];
+	}
+	dirs = ++sub[0];
+	target = (size_t)llround(g->p->custom_share * (double)dirs);
+	if (target >= dirs && target) {
+		mount[0] = (uint8_t)(draw_personality(g) + 1);
+		have = dirs;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = ob_rng_below(&g->rng, i);
+		uint32_t t = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	for (size_t k = 0; k < n && target; k++) {
+		uint32_t d = order[k];
+		bool all_custom = have == dirs;
+
+		if (!d || !wl->nodes[d].is_dir)
+			continue;
+		if (all_custom ? ob_rng_below(&g->rng, 4) != 0 :
+		    inside[d] || sub[d] > target - have)
+			continue;
+		/* Is an ancestor a mount already?  Then d is not in the root's fs. */
+		uint32_t a = d;
+
+		while (a && !mount[a])
+			a = wl->nodes[a].parent;
+		if (a && !all_custom)
+			continue;
+		mount[d] = (uint8_t)(draw_personality(g) + 1);
+		if (!all_custom)
+			have += sub[d];
+		for (a = d; a; a = wl->nodes[a].parent)
+			inside[a]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		wl->nodes[i].personality = mount[i] ? (uint8_t)(mount[i] - 1) :
+			i ? wl->nodes[wl->nodes[i].parent].personality : PERS_PLAIN;
+	free(sub), free(inside), free(order), free(mount);
 	return 0;
 }
 
@@ -560,6 +632,8 @@ int workload_generate(const struct workload_params *p, struct workload *wl,
 	ob_rng_seed(&g.rng, p->seed);
 
 	ret = build_tree(&g, wl);
+	if (!ret)
+		ret = mount_filesystems(&g, wl);
 	if (!ret)
 		ret = build_lookups(&g, wl);
 	if (ret) {

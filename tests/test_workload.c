@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* test_workload.c - the workload generator and hand-built workloads. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,6 +76,36 @@ static void test_generated_tree_has_the_requested_shape(void **state)
 		assert_int_equal(slashes, 3);
 		assert_true(wl.nodes[wl.lookups[i].start].is_dir);
 	}
+	workload_free(&wl);
+}
+
+static void test_custom_ops_belong_to_filesystems(void **state)
+{
+	struct workload_params p = params();
+	struct workload wl;
+	size_t dirs = 0, custom = 0, nested = 0;
+
+	(void)state;
+	p.dentries = 20000;
+	p.custom_share = 0.3;
+	assert_int_equal(workload_generate(&p, &wl, NULL), 0);
+	assert_int_equal(wl.nodes[0].personality, PERS_PLAIN);
+	for (size_t i = 1; i < wl.n_nodes; i++) {
+		const struct wl_node *n = &wl.nodes[i], *parent = &wl.nodes[n->parent];
+
+		/* A file is in its directory's filesystem. */
+		if (!n->is_dir) {
+			assert_int_equal(n->personality, parent->personality);
+			continue;
+		}
+		dirs++;
+		custom += n->personality != PERS_PLAIN;
+		/* Custom filesystems span subtrees, not single directories. */
+		nested += n->personality != PERS_PLAIN && n->personality == parent->personality;
+	}
+	dirs++;		/* the root */
+	assert_int_equal(custom, (size_t)llround(0.3 * (double)dirs));
+	assert_true(nested > 0);
 	workload_free(&wl);
 }
 
@@ -229,6 +260,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_seed_gives_the_same_workload),
 		cmocka_unit_test(test_generated_tree_has_the_requested_shape),
+		cmocka_unit_test(test_custom_ops_belong_to_filesystems),
 		cmocka_unit_test(test_custom_share_and_negative_share_are_honoured),
 		cmocka_unit_test(test_zipf_order_favours_a_few_targets),
 		cmocka_unit_test(test_bad_parameters_are_refused),

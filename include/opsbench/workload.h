@@ -58,7 +58,9 @@ struct workload_params {
 	 * DNAME_INLINE_LEN (40 with d_op; 24 or 48 in the other layouts) bytes
 	 * or more live outside the dentry. */
 	unsigned int name_min, name_max;
-	/* Share of directories with custom ops (the rest are plain). */
+	/* Share of directories with custom ops (the rest are plain): custom
+	 * filesystems are mounted on subtrees until they hold this share of the
+	 * directories, rounded; each dentry has its filesystem's ops. */
 	double custom_share;
 	/* Which custom personalities those draw from, uniformly (bit 1 << p). */
 	unsigned int custom_mask;
