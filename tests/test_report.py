@@ -89,6 +89,29 @@ class TestVerdicts(Fixture):
         self.assertTrue(v[2].startswith("supported in time: null_tested is slower"), v[2])
 
 
+class TestPlotsNeverFailTheReport(Fixture):
+    @unittest.skipUnless(shutil.which("gnuplot"), "gnuplot is not installed (make report installs it)")
+    def test_negative_and_zero_times_are_drawn_or_skipped(self):
+        d = self.copy("supported")
+        path = os.path.join(d, "benchmarks.json")
+        with open(path) as f:
+            data = json.load(f)
+        for b in data["benchmarks"]:
+            if "/mode:cold/" in b["name"]:
+                b["real_time"] = -abs(b["real_time"])   # timer overhead larger than the lookup
+            if b["name"].startswith("lookup/direct/mode:throughput"):
+                b["real_time"] = 0.0
+        with open(path, "w") as f:
+            json.dump(data, f)
+        res = subprocess.run([sys.executable, REPORT, d], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+        with open(os.path.join(d, "report.md")) as f:
+            report = f.read()
+        self.assertIn("## Plots", report)
+        self.assertIn("## Claims of the article", report)
+
+
 class TestBadInput(Fixture):
     def assertClearError(self, res, *words):
         self.assertEqual(res.returncode, 2, res.stderr)
