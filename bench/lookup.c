@@ -27,7 +27,9 @@
  *                        least SUB_SAMPLE_NS (whole passes); the sample is
  *                        its fastest sub-sample, so that an interrupt or a
  *                        neighbour's burst shorter than a sub-sample does
- *                        not move it (manual time)
+ *                        not move it (manual time).  Where one pass takes
+ *                        longer than a sample (DRAM-sized trees), a sample
+ *                        is n lookups from list entry (round * n) instead
  *   cold                 n single lookups from list entry (round * n), each
  *                        after the pollution and between serialised
  *                        timestamps; the sample is their time alone, minus
@@ -36,7 +38,9 @@
  * one before the old is freed), so that its memory lands on other physical
  * pages: on a VM, whose "huge" pages need not be contiguous in the host,
  * which physical cache sets a tree's lines share is luck, and the samples of
- * a run average over several draws of it instead of keeping one.
+ * a run average over several draws of it instead of keeping one.  Only
+ * trees of up to twice the L2 are rebuilt: larger ones span enough pages to
+ * average the luck by themselves, and take long to build.
  * A sample is one Google Benchmark run with a fixed iteration count; its
  * real_time is ns per lookup, and its "round" counter pairs it.  Reports
  * take low percentiles of the samples and medians of per-round ratios
@@ -210,6 +214,16 @@ static void sample_iters(const struct suite_cfg *cfg, struct lookup_bench *base,
 	}
 	if (best < 1)
 		best = 1;
+	if (best > cfg->sample_ns) {
+		/* A pass is longer than a sample: part of the list, in sub-samples. */
+		double per_lookup = best / (double)len;
+		uint64_t sub = (uint64_t)(SUB_SAMPLE_NS / per_lookup) + 1;
+		uint64_t subs = (uint64_t)(cfg->sample_ns / (per_lookup * (double)sub) + 0.5);
+
+		*sub_iters = sub;
+		*iters = (subs ? subs : 1) * sub;
+		return;
+	}
 	uint64_t per_sub = (uint64_t)(SUB_SAMPLE_NS / best) + 1;	/* passes */
 	uint64_t subs = (uint64_t)(cfg->sample_ns / (best * (double)per_sub) + 0.5);
 
@@ -364,6 +378,7 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 	size_t *order = xcalloc(n, sizeof(*order));
 
 	unsigned int rounds = sc->pollute ? cfg->cold_rounds : cfg->rounds;
+	bool rebuild = sc->params.dentries * SIZING_BYTES <= 2 * cfg->caches.l2;
 
 	for (unsigned int round = 0; round < rounds; round++) {
 		struct ob_rng rng;
@@ -384,8 +399,9 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 
 			smp->b = b;
 			smp->round = round;
-			smp->start = b->mode == OB_COLD ? (size_t)((round * b->iters) % len) : 0;
-			smp->rebuild = round && round % REBUILD_EVERY == 0;
+			/* Whole passes start at 0; anything else where the last round left off. */
+			smp->start = (size_t)(((uint64_t)round * b->iters) % len);
+			smp->rebuild = rebuild && round && round % REBUILD_EVERY == 0;
 			bench_name(name, sizeof(name), sc, b->s, b->mode);
 			bench_push(l, &(struct ob_gb_bench) {
 				.name = name, .prepare = sample_prepare, .body = sample_body,
