@@ -97,41 +97,41 @@ struct lookup_sample {
  */
 static struct pmu pmu = { .leader = -1 };
 
-static _Noreturn void die(const char *group, const char *msg)
+/* The scenario's workload, shared by its strategies.  0 or -errno (@err says why). */
+static int prepare_scenario(struct scenario *sc, struct ob_err *err)
 {
-	fprintf(stderr, "opsbench-suite: %s: %s\n", group, msg);
-	exit(1);
-}
-
-/* The scenario's workload, shared by its strategies. */
-static void prepare_scenario(struct scenario *sc)
-{
-	struct ob_err err = { 0 };
-
 	if (sc->ready)
-		return;
+		return 0;
 	/* Every strategy's tree of this scenario lives at once: check for all of them. */
 	if (ob_check_memory(ob_strategy_count() *
 			    (workload_memory_estimate(&sc->params, SIZING_BYTES) +
-			     ob_pollute_buffer_size(sc->pollute)), sc->group, &err))
-		die(sc->group, err.msg);
-	if (workload_generate(&sc->params, &sc->wl, &err))
-		die(sc->group, err.msg);
+			     ob_pollute_buffer_size(sc->pollute)), sc->group, err))
+		return err->code;
+	if (workload_generate(&sc->params, &sc->wl, err))
+		return err->code;
 	sc->ready = true;
+	return 0;
 }
 
-static void bench_build(struct lookup_bench *b)
+/* @b's tree (and cold mode's pollution buffer).  0 or -errno (@err says why). */
+static int bench_build(struct lookup_bench *b, struct ob_err *err)
 {
-	struct ob_err err = { 0 };
-
-	if (b->s->build(&b->sc->wl, &b->tree, &err))
-		die(b->sc->group, err.msg);
+	if (b->s->build(&b->sc->wl, &b->tree, err))
+		return err->code;
 	b->s->memory(b->tree, &b->mem);
 	if (b->mode == OB_COLD) {
 		b->pollute_buf = ob_pollute_alloc(b->sc->pollute);
 		if (!b->pollute_buf)
-			die(b->sc->group, "out of memory for the pollution buffer");
+			return ob_errorf(err, -ENOMEM, "out of memory for the pollution buffer");
 	}
+	return 0;
+}
+
+/* A benchmark of a scenario that could not be set up: skipped, saying why. */
+static int refuse_prepare(void *arg, char *msg, size_t len)
+{
+	snprintf(msg, len, "%s", (const char *)arg);
+	return -1;
 }
 
 /* Untimed, before a sample: a new tree for the strategy when it is due. */
@@ -349,13 +349,29 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 	}
 
 	/* Build every tree, size the samples on each mode's baseline. */
-	prepare_scenario(sc);
+	struct ob_err err = { 0 };
+	int ret = prepare_scenario(sc, &err);
+
+	for (size_t k = 0; k < n && !ret; k++)
+		ret = bench_build(&benches[k], &err);
+	if (ret) {
+		/* Each benchmark is reported skipped with the reason; the group goes on. */
+		char *why = strdup(err.msg);
+
+		fprintf(stderr, "opsbench-suite: %s: %s\n", sc->group, err.msg);
+		for (size_t k = 0; k < n; k++) {
+			bench_name(name, sizeof(name), sc, benches[k].s, benches[k].mode);
+			bench_push(l, &(struct ob_gb_bench) {
+				.name = name, .prepare = refuse_prepare, .iterations = 1,
+				.arg = why ? why : (char *)"cannot set up",
+			});
+		}
+		return;
+	}
 	pmu_open(&pmu, getenv("OPSBENCH_PMU_QUIET") ? NULL : stderr);
 	ob_cycle_ns();
 	ob_ts_ns_per_tick();
 	ob_ts_overhead_ticks();
-	for (size_t k = 0; k < n; k++)
-		bench_build(&benches[k]);
 	for (size_t m = 0; m < n_modes; m++) {
 		struct lookup_bench *base = NULL;
 
