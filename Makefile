@@ -23,7 +23,30 @@ OPT		?= -O2 -g
 EXTRA_CFLAGS	?=
 
 CCNAME		:= $(notdir $(firstword $(CC)))
-BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))
+
+# Code generation (VARIANT=plain|kernel|retpoline), each its own build tree:
+#   plain      a user-space -O2 build, as before
+#   kernel     the kernel's flags that change code generation:
+#              -fno-strict-aliasing -fno-common, frame pointers kept (as
+#              CONFIG_FRAME_POINTER), and on x86-64 -mno-red-zone
+#   retpoline  kernel, and every indirect call and jump through this
+#              project's own thunks (src/arch/x86_64/retpoline.S), with
+#              OB_RETPOLINE (CONFIG_MITIGATION_RETPOLINE): only here does
+#              INDIRECT_CALL_* compare, as in the kernel.  x86-64 only.
+VARIANT		?= plain
+ifeq ($(filter plain kernel retpoline,$(VARIANT)),)
+$(error VARIANT=$(VARIANT): expected plain, kernel or retpoline)
+endif
+ifeq ($(VARIANT)-$(ARCH),retpoline-arm64)
+$(error VARIANT=retpoline: x86-64 only (arm64 has no retpolines; see README))
+endif
+VARIANT_kernel	:= -fno-strict-aliasing -fno-common -fno-omit-frame-pointer \
+		   $(if $(filter x86_64,$(ARCH)),-mno-red-zone)
+VARIANT_retpoline := $(VARIANT_kernel) -DOB_RETPOLINE \
+		   $(if $(filter clang%,$(CCNAME)),-mretpoline-external-thunk,\
+		     -mindirect-branch=thunk-extern -mindirect-branch-register)
+VARIANT_CFLAGS	:= $(VARIANT_$(VARIANT)) -DOB_VARIANT='"$(VARIANT)"'
+BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))$(if $(filter-out plain,$(VARIANT)),-$(VARIANT))
 ASAN_BUILD	?= $(BUILD)-asan
 
 # V=1 shows every command; by default one short line per step, kernel-style.
@@ -31,10 +54,11 @@ Q		:= $(if $(V),,@)
 WARN		:= -Wall -Wextra
 # clang 14 emits DWARF 5 by default, which valgrind 3.19 cannot read.
 DWARF		:= $(if $(filter clang%,$(CCNAME)),-gdwarf-4)
-CFLAGS_COMMON	:= -std=c11 $(OPT) $(DWARF) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -MMD -MP $(EXTRA_CFLAGS)
+CFLAGS_COMMON	:= -std=c11 $(OPT) $(DWARF) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -MMD -MP \
+		   $(VARIANT_CFLAGS) $(EXTRA_CFLAGS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c)
+LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/arch/$(ARCH)/*.S)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
 SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c
@@ -57,6 +81,11 @@ $(1)/obj/%.o: %.c
 	@$$(if $$(Q),echo "  CC      $$@")
 	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
 
+$(1)/obj/%.o: %.S
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  AS      $$@")
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
+
 $(1)/obj/%.o: %.cc
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CXX     $$@")
@@ -67,7 +96,7 @@ $(1)/bin/opsbench-suite: $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src
 	@$$(if $$(Q),echo "  LD      $$@")
 	$$(Q)$$(CXX) $(2) $$^ -o $$@ -lbenchmark -lpthread -lm
 
-$(1)/libopsbench.a: $(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS))
+$(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
 	@rm -f $$@
 	@$$(if $$(Q),echo "  AR      $$@")
 	$$(Q)$$(AR) rcs $$@ $$^
@@ -115,10 +144,17 @@ FILTER		?=
 deps-bench:
 	@scripts/deps.sh bench $(if $(filter clang%,$(CCNAME)),clang)
 
+# On x86-64 make bench also measures the retpoline build (see scripts/bench.sh).
+BENCH_RETPOLINE	:= $(strip $(if $(and $(filter x86_64,$(ARCH)),$(filter plain,$(VARIANT))),\
+		     build/$(ARCH)-$(CCNAME)-retpoline/bin/opsbench-suite))
+
 bench: deps-bench ## measure every strategy (PROFILE=quick|full, FILTER=regex); writes results/<host>-<arch>-<time>/
 	@$(MAKE) --no-print-directory $(SUITE) $(TOOLS)
-	@SUITE=$(SUITE) PROFILE=$(PROFILE) FILTER='$(FILTER)' OB_CC='$(CC)' OB_CXX='$(CXX)' \
-	 OB_CFLAGS='$(CFLAGS_COMMON)' scripts/bench.sh
+	$(if $(BENCH_RETPOLINE),@$(MAKE) --no-print-directory VARIANT=retpoline $(BENCH_RETPOLINE))
+	@SUITE=$(SUITE) $(if $(BENCH_RETPOLINE),SUITE_RETPOLINE=$(BENCH_RETPOLINE)) PROFILE=$(PROFILE) \
+	 FILTER='$(FILTER)' OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
+	 OB_VARIANTS='plain$(if $(BENCH_RETPOLINE), retpoline)' OB_RETPOLINE_FLAGS='$(VARIANT_retpoline)' \
+	 scripts/bench.sh
 
 repro: deps-bench ## run the L1 and L2 lookup scenarios in two separate runs; print each strategy's ratio in both (FILTER=regex)
 	@$(MAKE) --no-print-directory $(SUITE)
@@ -176,7 +212,7 @@ $(DISASM_DIR)/x86_64/%.o: src/strategies/%.c $(wildcard src/model/*.h include/op
 	$(Q)gcc $(DISASM_FLAGS) -c $< -o $@
 $(DISASM_DIR)/x86_64-retpoline/%.o: src/strategies/%.c $(wildcard src/model/*.h include/opsbench/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)gcc $(DISASM_FLAGS) -mindirect-branch=thunk -mfunction-return=keep -c $< -o $@
+	$(Q)gcc $(DISASM_FLAGS) -DOB_RETPOLINE -mindirect-branch=thunk -mfunction-return=keep -c $< -o $@
 $(DISASM_DIR)/arm64/%.o: src/strategies/%.c $(wildcard src/model/*.h include/opsbench/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)aarch64-linux-gnu-gcc $(DISASM_FLAGS) -c $< -o $@
@@ -214,12 +250,16 @@ FUZZ_TIME	?= 60
 FUZZ_SMOKE	?= 10
 FUZZ_BIN	:= $(FUZZ_BUILD)/fuzz_lookup
 
+$(FUZZ_BUILD)/obj/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)clang -c $< -o $@
+
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)clang $(FUZZ_FLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ_BIN): $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) tests/fuzz/fuzz_lookup.c)
+$(FUZZ_BIN): $(patsubst %.S,$(FUZZ_BUILD)/obj/%.o,$(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS) tests/fuzz/fuzz_lookup.c))
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)clang $(FUZZ_FLAGS) -fsanitize=fuzzer $^ -o $@
 
@@ -243,6 +283,7 @@ SCRIPT_TESTS	:= $(wildcard tests/test_*.sh tests/test_*.py)
 
 test-unit: $(TESTS) $(TOOLS) $(SUITE) $(FUZZ_BIN) ## run the unit and script tests (no dependency step)
 	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(SUITE) OPSBENCH_FUZZ=$(FUZZ_BIN) \
+	 OPSBENCH_BUILD=$(BUILD) OPSBENCH_VARIANT=$(VARIANT) \
 	 OPSBENCH_FUZZ_SECONDS=$(FUZZ_SMOKE) scripts/run-tests.sh tests $(TESTS) $(SCRIPT_TESTS)
 
 test-asan: $(ASAN_TESTS) $(ASAN_TOOLS) ## run the unit tests built with ASan+UBSan
@@ -258,5 +299,6 @@ help: ## list the targets and the variables they take
 		sed -e 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-12s %s\n", $$1, $$2 }'
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
+	@echo "           VARIANT=plain|kernel|retpoline (code generation; each its own build tree)"
 	@echo "           PROFILE=quick|full  FILTER=regex (make bench)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"

@@ -25,6 +25,11 @@
 
 #define EXIT_USAGE 2
 
+/* The code-generation variant this driver was built as (Makefile VARIANT). */
+#ifndef OB_VARIANT
+#define OB_VARIANT "plain"
+#endif
+
 struct options {
 	const char *strategy;
 	struct workload_params wl;
@@ -414,8 +419,9 @@ int main(int argc, char **argv)
 	for (int e = 0; e < PMU_NR_EVENTS; e++)
 		if (reading.counted[e])
 			printf("; %.2f %s/lookup", reading.value[e] * per, pmu_event_name(e));
-	printf("\n{\"strategy\":\"%s\",\"mode\":\"%s\",\"lookups\":%" PRIu64 ",\"emulated\":%s,",
-	       s->name, ob_mode_name(o.mode), o.lookups, emulated ? "true" : "false");
+	printf("\n{\"strategy\":\"%s\",\"mode\":\"%s\",\"variant\":\"%s\",\"lookups\":%" PRIu64
+	       ",\"emulated\":%s,", s->name, ob_mode_name(o.mode), OB_VARIANT, o.lookups,
+	       emulated ? "true" : "false");
 	if (emulated)
 		printf("\"wall_ns\":null,\"ns_per_lookup\":null,");
 	else

@@ -67,8 +67,16 @@ void bench_push(struct bench_list *l, const struct ob_gb_bench *b)
 		l->v = v;
 		l->cap = cap;
 	}
+	char *name = NULL;
+
+	if (strcmp(OB_VARIANT, "plain")) {
+		if (asprintf(&name, "%s/variant:%s", b->name, OB_VARIANT) < 0)
+			name = NULL;
+	} else {
+		name = strdup(b->name);
+	}
 	l->v[l->n] = *b;
-	l->v[l->n].name = strdup(b->name);
+	l->v[l->n].name = name;
 	if (!l->v[l->n].name) {
 		perror("opsbench-suite");
 		exit(1);
@@ -263,6 +271,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
 		longopts[i] = flags[i].opt;
 	no_aslr(argv);
+	ob_gb_context("variant", OB_VARIANT);
 	opterr = 0;
 	/* Stop at the first non-option: the rest goes to Google Benchmark. */
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {

@@ -41,7 +41,16 @@ void bench_add(struct bench_list *l, const char *name,
 	       uint64_t (*body)(void *, uint64_t),
 	       void (*report)(void *, struct ob_gb_state *, uint64_t), void *arg);
 
-/* Add @b as it is (its name is copied); exits on out of memory. */
+/* The code-generation variant this suite was built as (Makefile VARIANT). */
+#ifndef OB_VARIANT
+#define OB_VARIANT "plain"
+#endif
+
+/*
+ * Add @b as it is (its name is copied, with "/variant:<v>" appended in a
+ * build other than plain, so that every name says how its code was
+ * compiled); exits on out of memory.
+ */
 void bench_push(struct bench_list *l, const struct ob_gb_bench *b);
 
 /* Nanoseconds per core clock cycle, measured once per process (calib.c). */

@@ -53,9 +53,12 @@ def _sim(cachesim, scenario, strategy, column):
 
 
 def _entry(results, strategy, **want):
-    """The lookup entry of @strategy whose args include @want, or None."""
+    """The lookup entry of @strategy whose args include @want (and of the
+    plain build unless @want names a variant), or None."""
+    want.setdefault("variant", "plain")
     for name, e in results.items():
         words, args = obstats.parse_name(name)
+        args.setdefault("variant", "plain")
         if len(words) >= 2 and words[0] == "lookup" and words[1] == strategy and \
                 all(args.get(k) == v for k, v in want.items()):
             return e
@@ -325,3 +328,16 @@ ALL = [null_test, default_ops, flag_bits, vtable_vs_embedded, parent_object, hoi
 
 def evaluate(d):
     return [fn(d) for fn in ALL]
+
+
+def variant_view(d, variant):
+    """@d as if @variant's timings were the plain build's: its benchmarks
+    with the "/variant:<v>" part removed, the plain ones dropped (simulated
+    counts and disassembly stay those of the plain build).  None when the
+    run has no benchmark of @variant."""
+    tag = f"/variant:{variant}"
+    res = {n.replace(tag, ""): e for n, e in d["results"].items() if tag in n}
+    if not res:
+        return None
+    calib = {n: e for n, e in d["results"].items() if n.startswith("calib/")}
+    return {**d, "results": {**calib, **res}}

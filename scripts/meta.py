@@ -107,6 +107,13 @@ def describe(args):
         "cc": compiler("OB_CC", "gcc"),
         "cxx": compiler("OB_CXX", "g++"),
         "cflags": os.environ.get("OB_CFLAGS"),
+        # Code-generation variants measured, and what each adds to cflags.
+        "variants": (os.environ.get("OB_VARIANTS") or "plain").split(),
+        "variant_flags": {"plain": "", "retpoline": os.environ.get("OB_RETPOLINE_FLAGS")}
+        if "retpoline" in (os.environ.get("OB_VARIANTS") or "") else {"plain": ""},
+        "vulnerabilities": {n: read_text(os.path.join("/sys/devices/system/cpu/vulnerabilities", n))
+                            for n in sorted(os.listdir("/sys/devices/system/cpu/vulnerabilities"))}
+        if os.path.isdir("/sys/devices/system/cpu/vulnerabilities") else {},
         "git": git(),
         "profile": args.profile,
         "filter": args.filter or None,

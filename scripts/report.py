@@ -269,15 +269,59 @@ def lookup_section(data):
 def dispatch_section(res):
     rows = []
     items = {n: obstats.summarize(e["samples"]) for n, e in res.items() if n.startswith("dispatch/")}
-    base = items.get("dispatch/direct_call")
-    for n in sorted(items, key=lambda n: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", n)]):
-        st = items[n]
-        rows.append([n[len("dispatch/"):], fmt(st["median"]), f"[{fmt(st['ci'][0])}, {fmt(st['ci'][1])}]",
-                     f"{st['cv'] * 100:.1f}%", f"{st['median'] / base['median']:.2f}x" if base else "n/a"])
+
+    def variant(n):
+        return obstats.parse_name(n)[1].get("variant", "plain")
+
+    for n in sorted(items, key=lambda n: [variant(n)] + [int(t) if t.isdigit() else t
+                                                        for t in re.split(r"(\d+)", n)]):
+        st, v = items[n], variant(n)
+        # Each build against its own direct call: one process per build.
+        base = items.get("dispatch/direct_call" + ("" if v == "plain" else f"/variant:{v}"))
+        rows.append([v, n[len("dispatch/"):].replace(f"/variant:{v}", ""), fmt(st["median"]),
+                     f"[{fmt(st['ci'][0])}, {fmt(st['ci'][1])}]", f"{st['cv'] * 100:.1f}%",
+                     f"{st['median'] / base['median']:.2f}x" if base else "n/a"])
     if not rows:
         return ""
-    return ("## Dispatch alone\n\nA dependency chain `x = f(x)`: ns per call.\n\n" +
-            table(["mechanism", "ns/call", "95% CI", "CV", "vs direct_call"], rows) + "\n")
+    return ("## Dispatch alone\n\nA dependency chain `x = f(x)`: ns per call, per build variant.\n\n" +
+            table(["variant", "mechanism", "ns/call", "95% CI", "CV", "vs direct_call (same variant)"], rows) + "\n")
+
+
+def variants_section(res):
+    """Strategy x variant, per scenario: the paired ratio to the baseline in
+    each build, and the strategy's 10th percentile in the other build over
+    its plain one (two processes: indicative only)."""
+    scen = lookup_scenarios(res)
+    by = {}
+    for sc, strat in scen.items():
+        _, args = obstats.parse_name("x/" + sc)
+        v = args.get("variant", "plain")
+        by.setdefault(sc.replace(f"/variant:{v}", ""), {})[v] = compare_scenario(strat)
+    out = []
+    for sc, vs in sorted(by.items()):
+        others = sorted(v for v in vs if v != "plain")
+        if "plain" not in vs or not others:
+            continue
+        base, plain = vs["plain"]
+        header = ["strategy", f"plain: vs {base}"]
+        for v in others:
+            header += [f"{v}: vs {vs[v][0]}", f"{v} / plain (p10)"]
+        rows = []
+        for s in sorted(plain, key=lambda k: plain[k]["p10"]):
+            def rel(r):
+                p = r.get("paired")
+                return "1 (baseline)" if p is None else f"{p['ratio']:.3f}" + ("" if p["differs"] else " ~")
+            row = [s, rel(plain[s])]
+            for v in others:
+                r = vs[v][1].get(s)
+                row += [rel(r), f"{r['p10'] / plain[s]['p10']:.2f}x"] if r else ["-", "-"]
+            rows.append(row)
+        out.append(f"### {sc.replace('/', ', ').replace(':', ' ')}\n\n" + table(header, rows) + "\n")
+    if not out:
+        return ""
+    return ("## Code-generation variants\n\nEach build is its own process; within a build, each strategy "
+            "is paired with that build's baseline in the same rounds. The last columns compare a strategy's "
+            "10th percentile across builds, that is across processes: indicative only.\n\n" + "\n".join(out))
 
 
 def calibration_section(res, meta):
@@ -319,6 +363,8 @@ def main():
         made, skipped_plots = ([], {}) if args.no_plots else \
             plots.make_all(args.run, data["results"], data["meta"], data["cachesim"])
         verdicts = claims.evaluate(data)
+        view = claims.variant_view(data, "retpoline")
+        retpoline = claims.evaluate(view) if view else None
         lookups = lookup_section(data)
     except (InputError, obstats.ResultsError, plots.PlotError) as e:
         print(f"report: {e}", file=sys.stderr)
@@ -337,6 +383,13 @@ def main():
     for i, c in enumerate(verdicts, 1):
         parts.append(f"### {i}. {c['claim']}\n\n*Test:* {c['test']}.\n\n" +
                      "".join(f"- {n}\n" for n in c["numbers"]) + f"\n**Verdict: {c['verdict']}.**\n")
+        if retpoline:
+            r = retpoline[i - 1]
+            if r["verdict"] == c["verdict"]:
+                parts.append("Under the retpoline build: the same verdict.\n")
+            elif not r["verdict"].startswith("not tested"):
+                parts.append("**Under the retpoline build the verdict changes:** " + r["verdict"] + ".\n\n" +
+                             "".join(f"- retpoline: {n}\n" for n in r["numbers"]))
     parts.append(machine_section(meta) + "\n")
     if made:
         parts.append("## Plots\n")
@@ -345,6 +398,7 @@ def main():
         for name, why in skipped_plots.items():
             parts.append(f"- plot `{name}` not drawn: {why}\n")
     parts.append(lookups)
+    parts.append(variants_section(data["results"]))
     parts.append(dispatch_section(data["results"]))
     parts.append(calibration_section(data["results"], meta))
     if data["skipped"]:

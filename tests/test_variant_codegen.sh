@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# test_variant_codegen.sh - the build variant is really in the machine code:
+# in a retpoline build no strategy object keeps an indirect call or jump and
+# every one goes through this project's __x86_indirect_thunk_* (which the
+# library defines), and icall_wrapper compares before calling; in a plain or
+# kernel build the indirect calls are plain and INDIRECT_CALL_* compares
+# nothing (icall_wrapper is default_ops).
+#
+#   OPSBENCH_BUILD=build/x86_64-gcc-retpoline OPSBENCH_VARIANT=retpoline tests/test_variant_codegen.sh
+set -u
+cd "$(dirname "$0")/.."
+build=${OPSBENCH_BUILD:?}
+variant=${OPSBENCH_VARIANT:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh
+
+objs=("$build"/obj/src/strategies/*.o)
+if [[ $(uname -m) != x86_64 || ! -e ${objs[0]} ]] || ! command -v objdump >/dev/null; then
+	echo "[  SKIPPED ] x86-64 objects and objdump needed"
+	finish "variant codegen"
+fi
+
+if [[ $variant == retpoline ]]; then
+	check "retpoline: no indirect call or jump left in the strategies" \
+		bash -c "[[ \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '(call|jmp) +\\*') == 0 ]]"
+	check "retpoline: the strategies call the thunks" bash -c "(( \$(objdump -dr ${objs[*]} | grep -c __x86_indirect_thunk_) > 0 ))"
+	check "retpoline: the library defines every thunk it needs" \
+		bash -c "nm '$build/libopsbench.a' | grep -q ' T __x86_indirect_thunk_r11' && nm '$build/libopsbench.a' | grep -q ' T __x86_indirect_thunk_rax'"
+	check "retpoline: icall_wrapper calls its known targets directly" bash -c "(( \$(objdump -d '$build/obj/src/strategies/icall_wrapper.o' | grep -cE 'call +[0-9a-f]+ <(default|casefold|generation)_d_[a-z]+>') > 0 ))"
+else
+	check "$variant: the strategies make plain indirect calls" bash -c "(( \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '(call|jmp) +\\*') > 0 ))"
+	check "$variant: no thunk is called" bash -c "[[ \$(objdump -dr ${objs[*]} | grep -c __x86_indirect_thunk_) == 0 ]]"
+	check "$variant: icall_wrapper is default_ops (INDIRECT_CALL compares only under retpoline)" \
+		bash -c "[[ \$(objdump -d '$build/obj/src/strategies/icall_wrapper.o' | grep -cE 'call +[0-9a-f]+ <(default|casefold|generation)_d_[a-z]+>') == 0 ]]"
+fi
+finish "variant codegen"
