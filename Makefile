@@ -33,18 +33,34 @@ CCNAME		:= $(notdir $(firstword $(CC)))
 #              project's own thunks (src/arch/x86_64/retpoline.S), with
 #              OB_RETPOLINE (CONFIG_MITIGATION_RETPOLINE): only here does
 #              INDIRECT_CALL_* compare, as in the kernel.  x86-64 only.
+#   rethunk    retpoline, and every return through __x86_return_thunk
+#              (-mfunction-return=thunk-extern; the thunk is "ret; int3", the
+#              cheapest case).  x86-64, gcc (clang >= 15).
+#   ibt        kernel with -fcf-protection=branch: endbr64 at every function
+#              that may be reached indirectly (the CPU here may not enforce
+#              IBT: the cost measured is the instruction and its bytes).
+VARIANTS	:= plain kernel retpoline rethunk ibt
 VARIANT		?= plain
-ifeq ($(filter plain kernel retpoline,$(VARIANT)),)
-$(error VARIANT=$(VARIANT): expected plain, kernel or retpoline)
+ifeq ($(filter $(VARIANTS),$(VARIANT)),)
+$(error VARIANT=$(VARIANT): expected one of $(VARIANTS))
 endif
-ifeq ($(VARIANT)-$(ARCH),retpoline-arm64)
-$(error VARIANT=retpoline: x86-64 only (arm64 has no retpolines; see README))
+ifneq ($(filter retpoline rethunk ibt,$(VARIANT)),)
+ifeq ($(ARCH),arm64)
+$(error VARIANT=$(VARIANT): x86-64 only (arm64's counterparts, BTI and PAC, are not built yet))
+endif
+endif
+ifeq ($(VARIANT),rethunk)
+ifneq ($(filter clang%,$(CCNAME)),)
+$(error VARIANT=rethunk: needs gcc (clang has -mfunction-return only from version 15))
+endif
 endif
 VARIANT_kernel	:= -fno-strict-aliasing -fno-common -fno-omit-frame-pointer \
 		   $(if $(filter x86_64,$(ARCH)),-mno-red-zone)
 VARIANT_retpoline := $(VARIANT_kernel) -DOB_RETPOLINE \
 		   $(if $(filter clang%,$(CCNAME)),-mretpoline-external-thunk,\
 		     -mindirect-branch=thunk-extern -mindirect-branch-register)
+VARIANT_rethunk	:= $(VARIANT_retpoline) -mfunction-return=thunk-extern
+VARIANT_ibt	:= $(VARIANT_kernel) -fcf-protection=branch
 VARIANT_CFLAGS	:= $(VARIANT_$(VARIANT)) -DOB_VARIANT='"$(VARIANT)"'
 BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))$(if $(filter-out plain,$(VARIANT)),-$(VARIANT))
 ASAN_BUILD	?= $(BUILD)-asan
@@ -299,6 +315,6 @@ help: ## list the targets and the variables they take
 		sed -e 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-12s %s\n", $$1, $$2 }'
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
-	@echo "           VARIANT=plain|kernel|retpoline (code generation; each its own build tree)"
+	@echo "           VARIANT=plain|kernel|retpoline|rethunk|ibt (code generation; each its own build tree)"
 	@echo "           PROFILE=quick|full  FILTER=regex (make bench)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # test_variant_codegen.sh - the build variant is really in the machine code:
-# in a retpoline build no strategy object keeps an indirect call or jump and
-# every one goes through this project's __x86_indirect_thunk_* (which the
-# library defines), and icall_wrapper compares before calling; in a plain or
-# kernel build the indirect calls are plain and INDIRECT_CALL_* compares
-# nothing (icall_wrapper is default_ops).
+# in a retpoline (or rethunk) build no strategy object keeps an indirect call
+# or jump and every one goes through this project's __x86_indirect_thunk_*
+# (which the library defines), and icall_wrapper compares before calling; in
+# the other builds the indirect calls are plain and INDIRECT_CALL_* compares
+# nothing (icall_wrapper is default_ops).  A rethunk build has no "ret" left
+# in its strategies (each is a jump to __x86_return_thunk); an ibt build
+# starts every function reached through a pointer (the ops, a strategy's
+# build/lookup/run) with endbr64, and the others have none.
 #
 #   OPSBENCH_BUILD=build/x86_64-gcc-retpoline OPSBENCH_VARIANT=retpoline tests/test_variant_codegen.sh
 set -u
@@ -21,7 +24,7 @@ if [[ $(uname -m) != x86_64 || ! -e ${objs[0]} ]] || ! command -v objdump >/dev/
 	finish "variant codegen"
 fi
 
-if [[ $variant == retpoline ]]; then
+if [[ $variant == retpoline || $variant == rethunk ]]; then
 	check "retpoline: no indirect call or jump left in the strategies" \
 		bash -c "[[ \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '(call|jmp) +\\*') == 0 ]]"
 	check "retpoline: the strategies call the thunks" bash -c "(( \$(objdump -dr ${objs[*]} | grep -c __x86_indirect_thunk_) > 0 ))"
@@ -33,5 +36,22 @@ else
 	check "$variant: no thunk is called" bash -c "[[ \$(objdump -dr ${objs[*]} | grep -c __x86_indirect_thunk_) == 0 ]]"
 	check "$variant: icall_wrapper is default_ops (INDIRECT_CALL compares only under retpoline)" \
 		bash -c "[[ \$(objdump -d '$build/obj/src/strategies/icall_wrapper.o' | grep -cE 'call +[0-9a-f]+ <(default|casefold|generation)_d_[a-z]+>') == 0 ]]"
+fi
+if [[ $variant == rethunk ]]; then
+	check "rethunk: no ret left in the strategies" bash -c "[[ \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '[[:space:]]retq?[[:space:]]*\$') == 0 ]]"
+	check "rethunk: returns jump to the library's __x86_return_thunk" \
+		bash -c "(( \$(objdump -dr ${objs[*]} | grep -c __x86_return_thunk) > 0 )) && nm '$build/libopsbench.a' | grep -q ' T __x86_return_thunk'"
+else
+	check "$variant: the strategies return with ret" bash -c "(( \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '[[:space:]]retq?[[:space:]]*\$') > 0 ))"
+fi
+# The functions reached through pointers: the ops and the struct strategy's.
+indirect_targets='<([a-z_]+_(build|lookup|run)|(default|casefold|generation)_d_[a-z]+)>:$'
+if [[ $variant == ibt ]]; then
+	check "ibt: every function reached through a pointer starts with endbr64" \
+		bash -c "(( \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '$indirect_targets') > 0 )) &&
+			[[ \$(objdump -d --no-show-raw-insn ${objs[*]} |
+			   awk '/$indirect_targets/ { getline; if (\$0 !~ /endbr64/) n++ } END { print n + 0 }') == 0 ]]"
+else
+	check "$variant: no endbr64 in the strategies" bash -c "[[ \$(objdump -d ${objs[*]} | grep -c endbr64) == 0 ]]"
 fi
 finish "variant codegen"

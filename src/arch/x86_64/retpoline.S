@@ -46,4 +46,22 @@ __x86_indirect_thunk_\reg:
 	THUNK r14
 	THUNK r15
 
+/*
+ * The return thunk of the VARIANT=rethunk build (-mfunction-return=
+ * thunk-extern): every "ret" of compiled code becomes "jmp
+ * __x86_return_thunk".  This is the kernel's plain one ("ret; int3", for
+ * CPUs needing no return mitigation), the cheapest case: what remains is the
+ * extra jump.  The kernel's AMD variants (retbleed's untrain_ret, SRSO's
+ * srso_return_thunk / srso_alias_return_thunk) also flush or retrain the
+ * return predictor on every return and cost far more; they are not
+ * reproduced here.
+ */
+	.globl	__x86_return_thunk
+	.type	__x86_return_thunk, @function
+	.p2align 5
+__x86_return_thunk:
+	ret
+	int3
+	.size	__x86_return_thunk, . - __x86_return_thunk
+
 	.section .note.GNU-stack, "", @progbits
