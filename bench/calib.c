@@ -195,12 +195,8 @@ void calib_list(const struct suite_cfg *cfg, struct bench_list *l)
 
 	bench_add(l, "calib/empty_loop", NULL, empty_body, NULL, NULL);
 	for (size_t bytes = 4u << 10; bytes <= max; bytes *= 2) {
-		struct chase_arg *a = calloc(1, sizeof(*a));
+		struct chase_arg *a = xcalloc(1, sizeof(*a));
 
-		if (!a) {
-			perror("opsbench-suite");
-			exit(1);
-		}
 		a->bytes = bytes;
 		snprintf(name, sizeof(name), "calib/chase/bytes:%zu", bytes);
 		bench_add(l, name, chase_prepare, chase_body, chase_report, a);

@@ -50,7 +50,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
@@ -170,14 +169,11 @@ static struct ob_run bench_run_state(const struct lookup_bench *b, size_t start)
 static double time_once(struct lookup_bench *b, uint64_t n)
 {
 	struct ob_run r = bench_run_state(b, 0);
-	struct timespec t0, t1;
-	uint64_t sum;
+	double t0 = ob_mono_ns();
+	uint64_t sum = b->s->run(b->tree, &r, n);
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	sum = b->s->run(b->tree, &r, n);
 	OPTIMIZER_HIDE_VAR(sum);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+	return ob_mono_ns() - t0;
 }
 
 /*
@@ -233,14 +229,6 @@ static void sample_iters(const struct suite_cfg *cfg, struct lookup_bench *base,
 	*iters = subs * *sub_iters;
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static uint64_t sample_body(void *arg, uint64_t iters)
 {
 	struct lookup_sample *smp = arg;
@@ -257,10 +245,10 @@ static uint64_t sample_body(void *arg, uint64_t iters)
 		double fastest = 0;
 
 		for (uint64_t done = 0; done < iters; done += b->sub_iters) {
-			double t0 = now_ns(), ns;
+			double t0 = ob_mono_ns(), ns;
 
 			sum += b->s->run(b->tree, &r, b->sub_iters);
-			ns = now_ns() - t0;
+			ns = ob_mono_ns() - t0;
 			if (!done || ns < fastest)
 				fastest = ns;
 		}
@@ -301,17 +289,6 @@ static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 		ob_gb_counter(st, name, b->pmu.value[e], OB_GB_PER_ITER);
 	}
 	ob_gb_label(st, b->s->name);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		perror("opsbench-suite");
-		exit(1);
-	}
-	return p;
 }
 
 /* "lookup/<strategy>/mode:<mode>/<scenario args>". */
@@ -360,12 +337,16 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 
 		fprintf(stderr, "opsbench-suite: %s: %s\n", sc->group, err.msg);
 		for (size_t k = 0; k < n; k++) {
+			if (benches[k].tree)
+				benches[k].s->destroy(benches[k].tree);
+			free(benches[k].pollute_buf);
 			bench_name(name, sizeof(name), sc, benches[k].s, benches[k].mode);
 			bench_push(l, &(struct ob_gb_bench) {
 				.name = name, .prepare = refuse_prepare, .iterations = 1,
 				.arg = why ? why : (char *)"cannot set up",
 			});
 		}
+		free(benches);
 		return;
 	}
 	pmu_open(&pmu, getenv("OPSBENCH_PMU_QUIET") ? NULL : stderr);
@@ -481,11 +462,7 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 		break;
 	}
 
-	v = calloc(n_sizes * n_custom * n_order * n_depth * n_pollute, sizeof(*v));
-	if (!v) {
-		perror("opsbench-suite");
-		exit(1);
-	}
+	v = xcalloc(n_sizes * n_custom * n_order * n_depth * n_pollute, sizeof(*v));
 	for (size_t a = 0; a < n_sizes; a++)
 	for (size_t d = 0; d < n_depth; d++)
 	for (size_t b = 0; b < n_custom; b++)

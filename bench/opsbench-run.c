@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
@@ -271,14 +270,6 @@ noinline uint64_t ob_measured_lookups(const struct strategy *s, struct ob_tree *
 	return s->run(t, r, n);
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 /* The timed part, run on a stack at a fixed address (opsbench/stack.h). */
 struct measured {
 	const struct strategy *s;
@@ -299,9 +290,9 @@ static void measure(void *arg)
 
 	if (m->pmu)
 		pmu_start(m->pmu);
-	t0 = now_ns();
+	t0 = ob_mono_ns();
 	m->sum = m->lookups ? ob_measured_lookups(m->s, m->tree, &run, m->lookups) : 0;
-	m->ns = now_ns() - t0;
+	m->ns = ob_mono_ns() - t0;
 	if (m->pmu)
 		pmu_stop(m->pmu, &m->reading);
 	m->run = run;

@@ -42,6 +42,17 @@ static const struct profile_info {
 	[PROFILE_SMOKE] = { "smoke", "--benchmark_repetitions=2",  "--benchmark_min_time=0.001", 3, 3, 0.05 },
 };
 
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		perror("opsbench-suite");
+		exit(1);
+	}
+	return p;
+}
+
 void bench_add(struct bench_list *l, const char *name,
 	       int (*prepare)(void *, char *, size_t),
 	       uint64_t (*body)(void *, uint64_t),
@@ -95,12 +106,8 @@ static size_t all_groups(const struct suite_cfg *cfg, struct group **out)
 {
 	struct scenario *sc;
 	size_t n_sc = lookup_scenarios(cfg, &sc);
-	struct group *g = calloc(n_sc + 2, sizeof(*g));
+	struct group *g = xcalloc(n_sc + 2, sizeof(*g));
 
-	if (!g) {
-		perror("opsbench-suite");
-		exit(1);
-	}
 	g[0].name = "calib";
 	g[1].name = "dispatch";
 	for (size_t i = 0; i < n_sc; i++) {
@@ -234,6 +241,32 @@ static const struct flag {
 	{ { "help",	   no_argument,	      NULL, 'h' }, NULL,    "this help" },
 };
 
+/*
+ * The value of --@flag: a number in [@lo, @hi], whole when @whole names what
+ * it is ("a whole number"), any when @whole is NULL.  Prints one line naming
+ * the flag and the range, and returns -1, when it is not.
+ */
+static int parse_number(const char *flag, const char *s, double lo, double hi, const char *whole,
+			double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = whole ? (double)strtol(s, &end, 10) : strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		if (whole)
+			fprintf(stderr, "opsbench-suite: --%s '%s': expected %s, %.0f..%.0f\n",
+				flag, s, whole, lo, hi);
+		else
+			fprintf(stderr, "opsbench-suite: --%s '%s': expected a number in [%g, %g]\n",
+				flag, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 static void usage(void)
 {
 	printf("usage: opsbench-suite [--profile P] (--list-groups | --list | --group G) [--filter RE] [--cpu N | --no-pin]\n"
@@ -261,6 +294,7 @@ int main(int argc, char **argv)
 	const char *group = NULL, *spec = NULL;
 	bool list = false, list_groups = false;
 	int pin = -1;		/* -1: the highest allowed CPU; -2: none */
+	double num;
 	unsigned int rounds = 0;	/* 0: the profile's */
 	double sample_ms = 0;		/* 0: the profile's */
 	struct filter filter;
@@ -293,49 +327,22 @@ int main(int argc, char **argv)
 		case 'g': group = optarg; break;
 		case 'f': spec = optarg; break;
 		case 'G': list_groups = true; break;
-		case 'c': {
-			char *end;
-			long v;
-
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 || v >= CPU_SETSIZE) {
-				fprintf(stderr, "opsbench-suite: --cpu '%s': expected a CPU number, 0..%d\n",
-					optarg, CPU_SETSIZE - 1);
+		case 'c':
+			if (parse_number("cpu", optarg, 0, CPU_SETSIZE - 1, "a CPU number", &num))
 				return EXIT_USAGE;
-			}
-			pin = (int)v;
+			pin = (int)num;
 			break;
-		}
 		case 'P': pin = -2; break;
-		case 'r': {
-			char *end;
-			long v;
-
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 2 || v > 100000) {
-				fprintf(stderr, "opsbench-suite: --rounds '%s': expected a whole number, 2..100000\n",
-					optarg);
+		case 'r':
+			if (parse_number("rounds", optarg, 2, 100000, "a whole number", &num))
 				return EXIT_USAGE;
-			}
-			rounds = (unsigned int)v;
+			rounds = (unsigned int)num;
 			break;
-		}
-		case 'm': {
-			char *end;
-			double v;
-
-			errno = 0;
-			v = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(v >= 0.001 && v <= 1000)) {
-				fprintf(stderr, "opsbench-suite: --sample-ms '%s': expected a number in [0.001, 1000]\n",
-					optarg);
+		case 'm':
+			if (parse_number("sample-ms", optarg, 0.001, 1000, NULL, &num))
 				return EXIT_USAGE;
-			}
-			sample_ms = v;
+			sample_ms = num;
 			break;
-		}
 		case 'l': list = true; break;
 		case 'h': usage(); return 0;
 		case ':':

@@ -53,6 +53,9 @@ void bench_add(struct bench_list *l, const char *name,
  */
 void bench_push(struct bench_list *l, const struct ob_gb_bench *b);
 
+/* calloc() that ends the process with a message when memory runs out. */
+void *xcalloc(size_t n, size_t size);
+
 /* Nanoseconds per core clock cycle, measured once per process (calib.c). */
 double ob_cycle_ns(void);
 

@@ -80,14 +80,9 @@ def _l2_hit_ns(results, meta):
     """The pointer chase's latency just beyond the L1D (4x its size): one L2 hit."""
     l1d = next((c.get("size_bytes") for c in (meta or {}).get("caches", [])
                 if c.get("level") == 1 and c.get("type") == "Data"), None)
-    best = None
-    for name, e in results.items():
-        words, args = obstats.parse_name(name)
-        if name.startswith("calib/chase/") and "bytes" in args and l1d:
-            b = int(args["bytes"])
-            if b >= 4 * l1d and (best is None or b < best[0]):
-                best = (b, obstats.summarize(e["samples"])["median"])
-    return best[1] if best else None
+    if not l1d:
+        return None
+    return next((ns for b, ns in obstats.chase_table(results) if b >= 4 * l1d), None)
 
 
 def null_test(d):

@@ -195,3 +195,15 @@ def paired(base, other):
             "diff_ns": statistics.median(diffs), "diff_ci": (dlo, dhi),
             "mde_ns": 2.8 * dse, "n": len(common),
             "differs": not (rlo <= 1.0 <= rhi)}
+
+
+def chase_table(results):
+    """[(bytes, median ns per load)] of the calibration's pointer chase, by size."""
+    out = []
+    for name, e in results.items():
+        _, args = parse_name(name)
+        if name.startswith("calib/chase/") and "bytes" in args:
+            ns = statistics.median(e["samples"])
+            if ns > 0:
+                out.append((int(args["bytes"]), ns))
+    return sorted(out)

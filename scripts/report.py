@@ -157,18 +157,6 @@ def compare_scenario(strat):
     return base_name, rows
 
 
-def chase_table(res):
-    """[(bytes, median ns per load)] of the pointer chase, sorted by size."""
-    out = []
-    for n, e in res.items():
-        _, args = obstats.parse_name(n)
-        if n.startswith("calib/chase/") and "bytes" in args:
-            ns = obstats.summarize(e["samples"])["median"]
-            if ns > 0:
-                out.append((int(args["bytes"]), ns))
-    return sorted(out)
-
-
 def served_from(working_set, chase, meta):
     """The cache level a working set of @working_set bytes is served from, by
     the pointer chase: the chase's latency at that size, matched (nearest on
@@ -192,7 +180,7 @@ def served_from(working_set, chase, meta):
 def lookup_section(data):
     res, cs = data["results"], data["cachesim"]
     scen = lookup_scenarios(res)
-    chase = chase_table(res)
+    chase = obstats.chase_table(res)
     out = ["## Lookups, measured\n",
            "Per scenario and timing mode (throughput: independent lookups, overlapped; latency: each "
            "lookup waits for the last one's result; cold: one lookup at a time between serialised "

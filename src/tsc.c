@@ -5,7 +5,7 @@
 
 #include "opsbench/tsc.h"
 
-static double mono_ns(void)
+double ob_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -32,11 +32,11 @@ double ob_ts_ns_per_tick(void)
 	double r[3];
 
 	for (int i = 0; i < 3; i++) {
-		double n0 = mono_ns(), n1;
+		double n0 = ob_mono_ns(), n1;
 		uint64_t t0 = ob_ts_begin(), t1;
 
 		do
-			n1 = mono_ns();
+			n1 = ob_mono_ns();
 		while (n1 - n0 < 20e6);
 		t1 = ob_ts_end();
 		r[i] = (n1 - n0) / (double)(t1 - t0 ? t1 - t0 : 1);

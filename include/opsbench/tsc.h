@@ -60,6 +60,9 @@ static __always_inline uint64_t ob_ts_end(void)
 #error "opsbench times on x86-64 and arm64 only"
 #endif
 
+/* ob_mono_ns - CLOCK_MONOTONIC in nanoseconds (for spans of microseconds and more). */
+double ob_mono_ns(void);
+
 /*
  * ob_ts_ns_per_tick - nanoseconds per timestamp tick, measured once per
  * process against CLOCK_MONOTONIC over about 20 ms (arm64: 1e9/cntfrq_el0).
