@@ -268,7 +268,7 @@ FUZZ_BIN	:= $(FUZZ_BUILD)/fuzz_lookup
 
 $(FUZZ_BUILD)/obj/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(Q)clang -c $< -o $@
+	$(Q)clang -Iinclude -c $< -o $@
 
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

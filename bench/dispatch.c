@@ -19,6 +19,7 @@
 
 #include "opsbench/compiler.h"
 #include "opsbench/rng.h"
+#include "opsbench/static_call.h"
 #include "suite.h"
 
 #define OBJECTS		(16u << 10)	/* a power of two */
@@ -36,6 +37,9 @@ TARGET(0) TARGET(1) TARGET(2) TARGET(3) TARGET(4) TARGET(5) TARGET(6) TARGET(7)
 TARGET(8) TARGET(9) TARGET(10) TARGET(11) TARGET(12) TARGET(13) TARGET(14) TARGET(15)
 #undef TARGET
 
+/* The static_call case: a direct call to a trampoline patched to target0. */
+OB_DECLARE_STATIC_CALL(dispatch_method, method_fn);
+
 static method_fn *const targets[16] = {
 	target0, target1, target2, target3, target4, target5, target6, target7,
 	target8, target9, target10, target11, target12, target13, target14, target15,
@@ -46,7 +50,7 @@ static inline uint64_t inline_default(uint64_t x)
 	return x + 1;
 }
 
-enum kind { DIRECT, INLINED, NULL_TEST, FLAG_TEST, INDIRECT, NULL_TEST_DEP, INDIRECT_DEP };
+enum kind { DIRECT, INLINED, NULL_TEST, FLAG_TEST, INDIRECT, NULL_TEST_DEP, INDIRECT_DEP, STATIC_CALL };
 
 struct dispatch_arg {
 	enum kind kind;
@@ -61,6 +65,14 @@ static int dispatch_prepare(void *arg, char *msg, size_t len)
 	struct dispatch_arg *a = arg;
 	struct ob_rng rng;
 
+	if (a->kind == STATIC_CALL) {
+		struct ob_err err = { 0 };
+
+		if (ob_static_call_update(&OB_STATIC_CALL_KEY(dispatch_method), (void *)target0, &err)) {
+			snprintf(msg, len, "%s", err.msg);
+			return -1;
+		}
+	}
 	if (a->obj)
 		return 0;
 	a->obj = calloc(OBJECTS, sizeof(*a->obj));
@@ -103,6 +115,10 @@ static uint64_t dispatch_body(void *arg, uint64_t iters)
 	case DIRECT:
 		for (uint64_t i = 0; i < iters; i++)
 			x = target0(x);
+		break;
+	case STATIC_CALL:
+		for (uint64_t i = 0; i < iters; i++)
+			x = ob_static_call(dispatch_method)(x);
 		break;
 	case INLINED:
 		for (uint64_t i = 0; i < iters; i++) {
@@ -155,7 +171,7 @@ static void dispatch_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 void dispatch_list(const struct suite_cfg *cfg, struct bench_list *l)
 {
 	static struct dispatch_arg fixed[] = {
-		{ .kind = DIRECT }, { .kind = INLINED },
+		{ .kind = DIRECT }, { .kind = STATIC_CALL }, { .kind = INLINED },
 		{ .kind = NULL_TEST, .share = 0 }, { .kind = NULL_TEST, .share = 10 },
 		{ .kind = NULL_TEST, .share = 90 }, { .kind = NULL_TEST, .share = 100 },
 		{ .kind = FLAG_TEST, .share = 0 }, { .kind = FLAG_TEST, .share = 100 },
@@ -172,6 +188,7 @@ void dispatch_list(const struct suite_cfg *cfg, struct bench_list *l)
 
 		switch (a->kind) {
 		case DIRECT:	snprintf(name, sizeof(name), "dispatch/direct_call"); break;
+		case STATIC_CALL: snprintf(name, sizeof(name), "dispatch/static_call"); break;
 		case INLINED:	snprintf(name, sizeof(name), "dispatch/inlined_default"); break;
 		case NULL_TEST:	snprintf(name, sizeof(name), "dispatch/null_test/nonnull:%u", a->share); break;
 		case NULL_TEST_DEP:

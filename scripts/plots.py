@@ -15,7 +15,7 @@ import obstats
 
 # Report order of the strategies (src/strategies/list.h), for stable colours.
 ORDER = ["null_tested", "default_ops", "flag_gated", "flag_hoisted", "embedded",
-         "parent_ops", "icall_wrapper", "direct"]
+         "parent_ops", "icall_wrapper", "static_call", "direct"]
 SIZE_ORDER = {"tiny": 0, "L1": 1, "L2": 2, "LLC": 3, "DRAM": 4}
 
 

@@ -18,7 +18,7 @@
 
 /* The tree mapped at OB_TREE_BASE, and which waiting slots are taken. */
 static const struct ob_tree *resident;
-static uint32_t parked_slots = 1;	/* bit k: slot k taken; slot 0 is the base */
+static uint64_t parked_slots = 1;	/* bit k: slot k taken; slot 0 is the base */
 
 static void *slot_addr(unsigned int k)
 {
@@ -98,7 +98,7 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 				 s->name, wl->n_nodes, round_up(need, HUGE_PAGE) >> 20,
 				 OB_TREE_SLOT_BYTES >> 20);
 	}
-	for (k = 1; k < OB_TREE_SLOTS && (parked_slots & (1u << k)); k++)
+	for (k = 1; k < OB_TREE_SLOTS && (parked_slots & (UINT64_C(1) << k)); k++)
 		;
 	if (k == OB_TREE_SLOTS) {
 		free(t);
@@ -137,7 +137,7 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 	 * caches, not the TLB.  ob_mem.huge_pages says whether it got them.
 	 */
 	madvise(base, t->map_bytes, MADV_HUGEPAGE);
-	parked_slots |= 1u << k;
+	parked_slots |= UINT64_C(1) << k;
 	t->park = k;
 	resident = t;
 
@@ -173,7 +173,7 @@ void tree_free(struct ob_tree *t)
 	munmap(slot_addr(resident == t ? 0 : t->park), t->map_bytes);
 	if (resident == t)
 		resident = NULL;
-	parked_slots &= ~(1u << t->park);
+	parked_slots &= ~(UINT64_C(1) << t->park);
 	free(t->slot);
 	free(t);
 }

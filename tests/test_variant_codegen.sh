@@ -44,6 +44,18 @@ if [[ $variant == rethunk ]]; then
 else
 	check "$variant: the strategies return with ret" bash -c "(( \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '[[:space:]]retq?[[:space:]]*\$') > 0 ))"
 fi
+# static_call's lookup and loops reach every op by a direct call to its
+# trampoline, under every variant: no indirect call and no thunk there.
+walk_fns() { # object: the disassembly of its static_call_{lookup,run*} functions
+	objdump -dr --no-show-raw-insn "$1" |
+		awk '/>:$/ { keep = ($0 ~ /<static_call_(lookup|run[a-z_]*)>:$/) } keep'
+}
+sc_obj=$build/obj/src/strategies/static_call.o
+check "$variant: static_call's walk calls the op trampolines directly" \
+	bash -c "$(declare -f walk_fns); (( \$(walk_fns '$sc_obj' | grep -cE 'call +[0-9a-f]+ <ob_static_call_tramp_d_(hash|compare|revalidate)>|R_X86_64_PLT32[[:space:]]+ob_static_call_tramp_d_(hash|compare|revalidate)') > 0 ))"
+check "$variant: static_call's walk has no indirect call and no thunk" \
+	bash -c "$(declare -f walk_fns); [[ \$(walk_fns '$sc_obj' | grep -cE '(call|jmp) +\\*|__x86_indirect_thunk') == 0 ]]"
+
 # The functions reached through pointers: the ops and the struct strategy's.
 indirect_targets='<([a-z_]+_(build|lookup|run)|(default|casefold|generation)_d_[a-z]+)>:$'
 if [[ $variant == ibt ]]; then

@@ -11,6 +11,9 @@
  *   STRATEGY_OPS        which tables it attaches: ops_sparse, ops_full, ops_none
  *   OP_PRESENT, OP_CALL the seam (see src/model/walk.h)
  *   STRATEGY_HOIST_COMPARE, STRATEGY_NO_CUSTOM_OPS  (optional)
+ *   STRATEGY_ATTACH(t, err), STRATEGY_DETACH(t)      (optional) called once
+ *                       a tree is built / before it is freed, for a
+ *                       strategy with state outside the tree (static_call)
  *
  * and gets the build, lookup and benchmark loop of src/model/walk.h compiled
  * for its layout and seam, and the struct strategy that lists it.
@@ -160,6 +163,13 @@ static int SYM(build)(const struct workload *wl, struct ob_tree **out, struct ob
 		t->prepared[i].start = tree_object(t, wl->lookups[i].start);
 		t->prepared[i].path = t->paths + wl->lookups[i].path_off;
 	}
+#ifdef STRATEGY_ATTACH
+	ret = STRATEGY_ATTACH(t, err);
+	if (ret) {
+		tree_free(t);
+		return ret;
+	}
+#endif
 	*out = t;
 	return 0;
 }
@@ -259,6 +269,15 @@ static uint64_t SYM(run)(struct ob_tree *t, struct ob_run *r, uint64_t n)
 	}
 }
 
+#ifdef STRATEGY_DETACH
+static void SYM(destroy)(struct ob_tree *t)
+{
+	if (t)
+		STRATEGY_DETACH(t);
+	tree_free(t);
+}
+#endif
+
 #ifndef STRATEGY_ORIGIN
 #define STRATEGY_ORIGIN ""
 #endif
@@ -275,7 +294,11 @@ const struct strategy STRATEGY_DESC = {
 	.custom_ops	= true,
 #endif
 	.build		= SYM(build),
+#ifdef STRATEGY_DETACH
+	.destroy	= SYM(destroy),
+#else
 	.destroy	= tree_free,
+#endif
 	.lookup		= SYM(lookup),
 	.run		= SYM(run),
 	.memory		= tree_memory,

@@ -57,7 +57,7 @@
 /* Address space reserved for one tree; slot 0 is OB_TREE_BASE itself. */
 #define OB_TREE_SLOT_BYTES	(4ul << 30)
 /* Slots: the tree in use, and up to OB_TREE_SLOTS - 1 trees waiting. */
-#define OB_TREE_SLOTS		32u
+#define OB_TREE_SLOTS		64u
 
 /* The hash table: dentry_hashtable and d_hash_shift as runtime constants. */
 #define OB_D_HASH_BITS		20u
@@ -89,6 +89,7 @@ struct ob_tree {
 	/* The mapping: its size, and the slot the tree waits in when not in use. */
 	size_t map_bytes;
 	unsigned int park;
+	unsigned long strategy_state;	/* the strategy's own (static_call: what it attached) */
 };
 
 /*

@@ -13,6 +13,8 @@
  * "pause; lfence".  A correctly predicted indirect call becomes a
  * mispredicted return every time: that is the cost being measured.
  */
+#include "gnu_property.h"
+
 	.text
 
 .macro THUNK reg

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * static_call_list.h - every static call, once.  Included by the trampoline
+ * assembly of each architecture (src/arch/<arch>/static_call.S) and by
+ * src/static_call.c, with OB_STATIC_CALL(name) defined to what each needs.
+ *
+ *   d_hash, d_compare, d_revalidate   the dentry ops (strategy static_call)
+ *   dispatch_method                   bench/dispatch.c's static_call case
+ *   selftest                          tests/test_static_call.c
+ */
+OB_STATIC_CALL(d_hash)
+OB_STATIC_CALL(d_compare)
+OB_STATIC_CALL(d_revalidate)
+OB_STATIC_CALL(dispatch_method)
+OB_STATIC_CALL(selftest)

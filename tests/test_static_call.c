@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_static_call.c - the static call trampolines (include/opsbench/
+ * static_call.h) and the static_call strategy's attach and detach.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "opsbench/compiler.h"
+#include "opsbench/error.h"
+#include "opsbench/static_call.h"
+#include "opsbench/strategy.h"
+#include "opsbench/workload.h"
+
+typedef long selftest_fn(long x);
+
+OB_DECLARE_STATIC_CALL(selftest, selftest_fn);
+extern struct ob_static_call_key ob_static_call_key_d_hash;
+extern struct ob_static_call_key ob_static_call_key_d_compare;
+extern struct ob_static_call_key ob_static_call_key_d_revalidate;
+
+static noinline long plus_one(long x)
+{
+	return x + 1;
+}
+
+static noinline long times_three(long x)
+{
+	return x * 3;
+}
+
+/* The trampoline's first instruction, decoded: its jump target, or NULL. */
+static void *tramp_target(const struct ob_static_call_key *key)
+{
+	const unsigned char *p = key->tramp;
+#if defined(__x86_64__)
+	int32_t rel;
+
+	if (p[0] != 0xe9)	/* jmp rel32 */
+		return NULL;
+	memcpy(&rel, p + 1, sizeof(rel));
+	return (void *)((uintptr_t)p + 5 + (intptr_t)rel);
+#else
+	uint32_t insn;
+	int64_t rel;
+
+	memcpy(&insn, p, sizeof(insn));
+	if ((insn & 0xfc000000u) != 0x14000000u)	/* b imm26 */
+		return NULL;
+	rel = (int32_t)((insn & 0x03ffffffu) << 6) >> 4;	/* sign-extend, x4 */
+	return (void *)((uintptr_t)p + rel);
+#endif
+}
+
+/* Unpatched, the trampoline returns 0; patched, it jumps, and can be repatched. */
+static void test_trampoline_returns_zero_then_jumps_to_each_target(void **state)
+{
+	struct ob_static_call_key *key = &OB_STATIC_CALL_KEY(selftest);
+
+	(void)state;
+	assert_null(ob_static_call_query(key));
+	assert_null(tramp_target(key));
+	assert_int_equal(ob_static_call(selftest)(41), 0);
+
+	assert_int_equal(ob_static_call_update(key, (void *)plus_one, NULL), 0);
+	assert_ptr_equal(tramp_target(key), (void *)plus_one);
+	assert_int_equal(ob_static_call(selftest)(41), 42);
+
+	/* A second patch must be seen by the next call (arm64: the icache flush). */
+	assert_int_equal(ob_static_call_update(key, (void *)times_three, NULL), 0);
+	assert_ptr_equal(tramp_target(key), (void *)times_three);
+	assert_int_equal(ob_static_call(selftest)(41), 123);
+
+	assert_int_equal(ob_static_call_update(key, NULL, NULL), 0);
+	assert_null(tramp_target(key));
+	assert_int_equal(ob_static_call(selftest)(41), 0);
+}
+
+/* One target per static call: a second function is refused; the last user resets it. */
+static void test_attach_counts_users_and_refuses_a_second_target(void **state)
+{
+	struct ob_static_call_key *key = &OB_STATIC_CALL_KEY(selftest);
+	struct ob_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(ob_static_call_attach(key, (void *)plus_one, &err), 0);
+	assert_int_equal(ob_static_call_attach(key, (void *)plus_one, &err), 0);
+	assert_int_equal(ob_static_call_attach(key, (void *)times_three, &err), -EBUSY);
+	assert_non_null(strstr(err.msg, "one target"));
+	assert_int_equal(ob_static_call(selftest)(1), 2);
+	ob_static_call_detach(key);
+	assert_int_equal(ob_static_call(selftest)(1), 2);
+	ob_static_call_detach(key);
+	assert_null(ob_static_call_query(key));
+	assert_int_equal(ob_static_call(selftest)(1), 0);
+	ob_static_call_detach(key);		/* one too many: harmless */
+	assert_int_equal(key->users, 0);
+}
+
+static struct workload *make_workload(double custom_share)
+{
+	static struct workload wl[2];
+	static int next;
+	struct workload_params p;
+	struct workload *w = &wl[next++ % 2];
+
+	workload_params_default(&p);
+	p.dentries = 2000;
+	p.custom_share = custom_share;
+	assert_int_equal(workload_generate(&p, w, NULL), 0);
+	return w;
+}
+
+/* The strategy patches the dentry ops' trampolines while a tree needs them. */
+static void test_strategy_attaches_while_a_tree_with_custom_ops_lives(void **state)
+{
+	const struct strategy *s = ob_strategy_find("static_call");
+	struct workload *plain = make_workload(0.0), *custom = make_workload(0.5);
+	struct ob_tree *a, *b;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(s->build(plain, &a, NULL), 0);
+	assert_null(ob_static_call_query(&ob_static_call_key_d_hash));
+	assert_null(tramp_target(&ob_static_call_key_d_hash));
+
+	assert_int_equal(s->build(custom, &b, NULL), 0);
+	assert_non_null(ob_static_call_query(&ob_static_call_key_d_hash));
+	assert_non_null(ob_static_call_query(&ob_static_call_key_d_compare));
+	assert_non_null(ob_static_call_query(&ob_static_call_key_d_revalidate));
+	assert_ptr_equal(tramp_target(&ob_static_call_key_d_hash),
+			 ob_static_call_query(&ob_static_call_key_d_hash));
+
+	s->destroy(b);
+	assert_null(ob_static_call_query(&ob_static_call_key_d_hash));
+	assert_null(tramp_target(&ob_static_call_key_d_revalidate));
+	s->destroy(a);
+	workload_free(plain);
+	workload_free(custom);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trampoline_returns_zero_then_jumps_to_each_target),
+		cmocka_unit_test(test_attach_counts_users_and_refuses_a_second_target),
+		cmocka_unit_test(test_strategy_attaches_while_a_tree_with_custom_ops_lives),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
