@@ -11,8 +11,18 @@ HOST_ARCH	:= $(shell uname -m | sed -e 's/aarch64/arm64/')
 ifeq ($(ARCH)-$(HOST_ARCH),arm64-x86_64)
 CROSS		:= aarch64-linux-gnu-
 endif
+# VARIANT=kcfi builds with the newest clang >= 16 there is (KCFI_CC).
+KCFI_CLANGS	:= clang-19 clang-18 clang-17 clang-16
+KCFI_CC		?= $(firstword $(foreach c,$(KCFI_CLANGS),$(if $(shell command -v $(c) 2>/dev/null),$(c))))
+ifeq ($(VARIANT)-$(origin CC),kcfi-default)
+ifeq ($(KCFI_CC),)
+$(error VARIANT=kcfi needs clang >= 16 ($(KCFI_CLANGS)); `make deps-kcfi` installs clang-19 with apt-get)
+endif
+CC		:= $(KCFI_CC)
+endif
 CC		:= $(if $(filter default,$(origin CC)),$(CROSS)gcc,$(CC))
-CXX		:= $(if $(filter default,$(origin CXX)),$(if $(filter clang%,$(notdir $(CC))),clang++,$(CROSS)g++),$(CXX))
+# clang-N pairs with clang++-N.
+CXX		:= $(if $(filter default,$(origin CXX)),$(if $(filter clang%,$(notdir $(CC))),$(subst clang,clang++,$(CC)),$(CROSS)g++),$(CXX))
 AR		:= $(if $(filter default,$(origin AR)),$(CROSS)ar,$(AR))
 ifeq ($(filter x86_64 arm64,$(ARCH)),)
 $(error ARCH=$(ARCH): expected x86_64 or arm64)
@@ -39,15 +49,25 @@ CCNAME		:= $(notdir $(firstword $(CC)))
 #   ibt        kernel with -fcf-protection=branch: endbr64 at every function
 #              that may be reached indirectly (the CPU here may not enforce
 #              IBT: the cost measured is the instruction and its bytes).
-VARIANTS	:= plain kernel retpoline rethunk ibt
+#   kcfi       kernel, built by clang >= 16 with -fsanitize=kcfi: every
+#              function reachable through a pointer carries its type's hash,
+#              and every indirect call compares it first (ud2 on a mismatch,
+#              as CONFIG_CFI_CLANG).  x86-64.
+#   bti-pac    arm64's: kernel with -mbranch-protection=standard, a BTI
+#              landing pad at every function reachable indirectly and PAC
+#              signing of every saved return address (paciasp/autiasp), as
+#              CONFIG_ARM64_BTI_KERNEL and CONFIG_ARM64_PTR_AUTH_KERNEL.
+#              arm64 only (run under qemu-aarch64 -cpu max here; see below
+#              for why BTI is not enforced in Debian 12's executables).
+VARIANTS	:= plain kernel retpoline rethunk ibt kcfi bti-pac
+VARIANTS_x86_64	:= plain kernel retpoline rethunk ibt kcfi
+VARIANTS_arm64	:= plain kernel bti-pac
 VARIANT		?= plain
 ifeq ($(filter $(VARIANTS),$(VARIANT)),)
 $(error VARIANT=$(VARIANT): expected one of $(VARIANTS))
 endif
-ifneq ($(filter retpoline rethunk ibt,$(VARIANT)),)
-ifeq ($(ARCH),arm64)
-$(error VARIANT=$(VARIANT): x86-64 only (arm64's counterparts, BTI and PAC, are not built yet))
-endif
+ifeq ($(filter $(VARIANTS_$(ARCH)),$(VARIANT)),)
+$(error VARIANT=$(VARIANT) is not built for ARCH=$(ARCH): its variants are $(VARIANTS_$(ARCH)))
 endif
 ifeq ($(VARIANT),rethunk)
 ifneq ($(filter clang%,$(CCNAME)),)
@@ -61,6 +81,17 @@ VARIANT_retpoline := $(VARIANT_kernel) -DOB_RETPOLINE \
 		     -mindirect-branch=thunk-extern -mindirect-branch-register)
 VARIANT_rethunk	:= $(VARIANT_retpoline) -mfunction-return=thunk-extern
 VARIANT_ibt	:= $(VARIANT_kernel) -fcf-protection=branch
+VARIANT_kcfi	:= $(VARIANT_kernel) -fsanitize=kcfi -DOB_KCFI
+# BTI is in the code but not enforced in Debian 12's executables: its arm64
+# crt1.o has no BTI note and no landing pad at _start, so the linker leaves
+# the executable unmarked (forcing the mark with -z force-bti makes it die
+# with SIGILL at _start under qemu -cpu max).  PAC is live either way.
+VARIANT_bti-pac	:= $(VARIANT_kernel) -mbranch-protection=standard
+ifeq ($(VARIANT),kcfi)
+ifneq ($(shell test "$$($(CC) -dumpversion 2>/dev/null | cut -d. -f1)" -ge 16 2>/dev/null && echo ok),ok)
+$(error VARIANT=kcfi: CC=$(CC) is not clang >= 16 (-fsanitize=kcfi); leave CC unset to use $(or $(KCFI_CC),clang-19 from `make deps-kcfi`))
+endif
+endif
 VARIANT_CFLAGS	:= $(VARIANT_$(VARIANT)) -DOB_VARIANT='"$(VARIANT)"'
 BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))$(if $(filter-out plain,$(VARIANT)),-$(VARIANT))
 ASAN_BUILD	?= $(BUILD)-asan
@@ -81,7 +112,7 @@ SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c
 CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
-.PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-bench bench \
+.PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-kcfi deps-bench bench \
 	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
 	disasm report compare deps-report fuzz deps-fuzz clean help
 
@@ -211,9 +242,11 @@ ARM64_BUILD	:= build/arm64-gcc
 deps-arm64:
 	@scripts/deps.sh arm64
 
-test-arm64: deps-arm64 ## cross-build for arm64 and run every unit test under qemu-aarch64
-	@$(MAKE) --no-print-directory ARCH=arm64 all
-	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD) scripts/test-arm64.sh
+test-arm64: deps-arm64 ## cross-build for arm64 (plain and bti-pac) and run every unit test under qemu-aarch64 -cpu max
+	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=plain all
+	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD) VARIANT=plain scripts/test-arm64.sh
+	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=bti-pac all
+	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD)-bti-pac VARIANT=bti-pac scripts/test-arm64.sh
 
 # ---- make disasm: each strategy's dispatch sites, x86-64 (plain and with
 # retpolines) and arm64, from objects built with OB_DISASM_SITES ----
@@ -291,6 +324,10 @@ fuzz: deps-fuzz ## fuzz names, paths and trees for FUZZ_TIME seconds (default 60
 
 deps-test:
 	@scripts/deps.sh test bench cachesim hyperfine report clang
+	@scripts/deps.sh kcfi || echo "opsbench: could not install clang >= 16: the kCFI tests will say SKIPPED"
+
+deps-kcfi:
+	@scripts/deps.sh kcfi
 
 test: deps-test ## install what is missing, then run every test (plain, then under ASan+UBSan)
 	@$(MAKE) --no-print-directory test-unit test-asan
@@ -315,6 +352,6 @@ help: ## list the targets and the variables they take
 		sed -e 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-12s %s\n", $$1, $$2 }'
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
-	@echo "           VARIANT=plain|kernel|retpoline|rethunk|ibt (code generation; each its own build tree)"
+	@echo "           VARIANT=plain|kernel|retpoline|rethunk|ibt|kcfi (code generation; each its own build tree)"
 	@echo "           PROFILE=quick|full  FILTER=regex (make bench)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"

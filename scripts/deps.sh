@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - install what a make target needs and is missing (Debian/Ubuntu).
 #
-#   scripts/deps.sh GROUP...     groups: build test clang bench cachesim perf hyperfine arm64 report
+#   scripts/deps.sh GROUP...     groups: build test clang kcfi bench cachesim perf hyperfine arm64 report
 #
 # Prints each package it installs and why; prints nothing when all is there.
 # Needs root or sudo to install; otherwise says exactly what to run.
@@ -14,6 +14,7 @@ declare -A why=(
 	[libcmocka-dev]="unit tests (cmocka)"
 	[clang]="CC=clang builds"
 	[libclang-rt-14-dev]="sanitizer runtimes for clang"
+	[clang-19]="clang >= 16 for the kCFI build (VARIANT=kcfi, -fsanitize=kcfi)"
 	[libbenchmark-dev]="Google Benchmark (the suite)"
 	[libbenchmark-tools]="Google Benchmark's compare.py"
 	[python3]="result scripts"
@@ -37,6 +38,7 @@ for group in "$@"; do
 	build)	pkgs+=(gcc make) ;;
 	test)	pkgs+=(gcc make libcmocka-dev) ;;
 	clang)	pkgs+=(clang libclang-rt-14-dev) ;;
+	kcfi)	command -v clang-16 >/dev/null || pkgs+=(clang-19) ;;
 	bench)	pkgs+=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy) ;;
 	cachesim) pkgs+=(valgrind util-linux python3) ;;
 	perf)	pkgs+=(linux-perf) ;;
@@ -44,7 +46,7 @@ for group in "$@"; do
 	report)	pkgs+=(gnuplot-nox python3 gcc libbenchmark-tools python3-scipy) ;;
 	arm64)	pkgs+=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user
 		       libcmocka-dev:arm64 libbenchmark-dev:arm64) ;;
-	*)	echo "deps.sh: unknown group '$group' (build test clang bench cachesim perf hyperfine arm64 report)" >&2; exit 2 ;;
+	*)	echo "deps.sh: unknown group '$group' (build test clang kcfi bench cachesim perf hyperfine arm64 report)" >&2; exit 2 ;;
 	esac
 done
 

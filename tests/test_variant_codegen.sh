@@ -58,6 +58,19 @@ check "$variant: static_call's walk has no indirect call and no thunk" \
 
 # The functions reached through pointers: the ops and the struct strategy's.
 indirect_targets='<([a-z_]+_(build|lookup|run)|(default|casefold|generation)_d_[a-z]+)>:$'
+if [[ $variant == kcfi ]]; then
+	# clang's check: "mov $-hash,%r10d; add -0x4(%reg),%r10d; je 1f; ud2; 1: call *%reg".
+	check "kcfi: every indirect call in the strategies is checked (ud2 just before it)" \
+		bash -c "(( \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE 'call +\\*') > 0 )) &&
+			[[ \$(objdump -d --no-show-raw-insn ${objs[*]} |
+			   awk '/call +\\*/ { if (prev !~ /ud2/) n++ } { prev = \$0 } END { print n + 0 }') == 0 ]]"
+	check "kcfi: every function reached through a pointer has its type hash (__cfi_ preamble)" \
+		bash -c "nm ${objs[*]} | grep -qE ' __cfi_default_d_hash\$' &&
+			[[ \$(nm ${objs[*]} | grep -v ' __cfi_' | grep -cE ' [tT] ([a-z_]+_(build|lookup|run)|(casefold|generation)_d_[a-z]+)\$') -le \
+			   \$(nm ${objs[*]} | grep -cE ' [tT] __cfi_([a-z_]+_(build|lookup|run)|(casefold|generation)_d_[a-z]+)\$') ]]"
+else
+	check "$variant: no kCFI check in the strategies" bash -c "[[ \$(nm ${objs[*]} | grep -c ' __cfi_') == 0 ]]"
+fi
 if [[ $variant == ibt ]]; then
 	check "ibt: every function reached through a pointer starts with endbr64" \
 		bash -c "(( \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '$indirect_targets') > 0 )) &&
