@@ -248,30 +248,35 @@ test-arm64: deps-arm64 ## cross-build for arm64 (plain and bti-pac) and run ever
 	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=bti-pac all
 	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD)-bti-pac VARIANT=bti-pac scripts/test-arm64.sh
 
-# ---- make disasm: each strategy's dispatch sites, x86-64 (plain and with
-# retpolines) and arm64, from objects built with OB_DISASM_SITES ----
+# ---- make disasm: each strategy's dispatch sites under every variant of
+# each architecture, from objects built with OB_DISASM_SITES and the same
+# variant flags as the measured builds ----
 DISASM_DIR	:= build/disasm
 STRATEGY_SRCS	:= $(wildcard src/strategies/*.c)
 DISASM_FLAGS	:= -std=c11 -O2 $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -DOB_DISASM_SITES
-DISASM_OBJS	:= $(foreach v,x86_64 x86_64-retpoline arm64,\
-		     $(patsubst src/strategies/%.c,$(DISASM_DIR)/$(v)/%.o,$(STRATEGY_SRCS)))
+DISASM_HDRS	:= $(wildcard src/model/*.h include/opsbench/*.h)
+# Columns: arch-variant; kcfi only where a clang >= 16 is installed.
+DISASM_X86_COLS	:= $(addprefix x86_64-,plain kernel retpoline rethunk ibt $(if $(KCFI_CC),kcfi))
+DISASM_ARM_COLS	:= $(addprefix arm64-,plain bti-pac)
+disasm_cc	= $(if $(filter arm64-%,$(1)),aarch64-linux-gnu-gcc,$(if $(filter %-kcfi,$(1)),$(KCFI_CC),gcc))
+# A variant's flags for an architecture (-mno-red-zone is x86-64's).
+disasm_flags	= $(if $(filter arm64-%,$(1)),$(filter-out -mno-red-zone,$(VARIANT_$(1:arm64-%=%))),$(VARIANT_$(1:x86_64-%=%)))
 
-$(DISASM_DIR)/x86_64/%.o: src/strategies/%.c $(wildcard src/model/*.h include/opsbench/*.h)
-	@mkdir -p $(dir $@)
-	$(Q)gcc $(DISASM_FLAGS) -c $< -o $@
-$(DISASM_DIR)/x86_64-retpoline/%.o: src/strategies/%.c $(wildcard src/model/*.h include/opsbench/*.h)
-	@mkdir -p $(dir $@)
-	$(Q)gcc $(DISASM_FLAGS) -DOB_RETPOLINE -mindirect-branch=thunk -mfunction-return=keep -c $< -o $@
-$(DISASM_DIR)/arm64/%.o: src/strategies/%.c $(wildcard src/model/*.h include/opsbench/*.h)
-	@mkdir -p $(dir $@)
-	$(Q)aarch64-linux-gnu-gcc $(DISASM_FLAGS) -c $< -o $@
+define disasm_rules
+$(DISASM_DIR)/$(1)/%.o: src/strategies/%.c $(DISASM_HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(Q)$(call disasm_cc,$(1)) $$(DISASM_FLAGS) $(call disasm_flags,$(1)) -c $$< -o $$@
+endef
+$(foreach c,$(DISASM_X86_COLS) $(DISASM_ARM_COLS),$(eval $(call disasm_rules,$(c))))
 
-disasm: deps-arm64 ## each strategy's hash-op and compare-op call sites, x86-64 (also with retpolines) and arm64 side by side
+disasm_objs	= $(foreach c,$(1),$(patsubst src/strategies/%.c,$(DISASM_DIR)/$(c)/%.o,$(STRATEGY_SRCS)))
+DISASM_OBJS	:= $(call disasm_objs,$(DISASM_X86_COLS) $(DISASM_ARM_COLS))
+DISASM_X86	:= $(call disasm_objs,$(DISASM_X86_COLS))
+
+disasm: deps-arm64 ## each strategy's hash-op and compare-op call sites under every variant, x86-64 and arm64, side by side
 	@$(MAKE) --no-print-directory $(DISASM_OBJS)
-	@python3 scripts/disasm.py --dir $(DISASM_DIR) --out $(DISASM_DIR)/disasm.md
-
-DISASM_X86	:= $(foreach v,x86_64 x86_64-retpoline,\
-		     $(patsubst src/strategies/%.c,$(DISASM_DIR)/$(v)/%.o,$(STRATEGY_SRCS)))
+	@python3 scripts/disasm.py --dir $(DISASM_DIR) --out $(DISASM_DIR)/disasm.md \
+	 --columns $(DISASM_X86_COLS) $(DISASM_ARM_COLS)
 
 deps-report:
 	@scripts/deps.sh report
@@ -279,7 +284,7 @@ deps-report:
 report: deps-report ## report.md, plots and claims for RUN=folder (default: the newest complete run)
 	@$(MAKE) --no-print-directory $(DISASM_X86)
 	@dir=$$(RUN='$(RUN)' scripts/results-dir.sh --existing) && \
-	 python3 scripts/disasm.py --dir $(DISASM_DIR) --out "$$dir/disasm.md" >/dev/null && \
+	 python3 scripts/disasm.py --dir $(DISASM_DIR) --out "$$dir/disasm.md" --columns $(DISASM_X86_COLS) >/dev/null && \
 	 python3 scripts/report.py "$$dir"
 
 # Two results folders for make compare.

@@ -141,8 +141,11 @@ def default_ops(d):
                    "executed per lookup, all defaults, warm caches (make cachesim)",
            "numbers": []}
     try:
-        s_def = dis["default_ops"]["site_d_hash"]["x86_64"]
-        s_nul = dis["null_tested"]["site_d_hash"]["x86_64"]
+        # The plain x86-64 column ("x86_64" in runs made before the variants).
+        def plain_site(s):
+            cols = dis[s]["site_d_hash"]
+            return cols["x86_64-plain"] if "x86_64-plain" in cols else cols["x86_64"]
+        s_def, s_nul = plain_site("default_ops"), plain_site("null_tested")
     except (KeyError, TypeError):
         out["verdict"] = "not tested: needs make disasm"
         return out

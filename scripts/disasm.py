@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """disasm.py - each strategy's dispatch sites as machine code, side by side.
 
-    disasm.py --dir build/disasm --out build/disasm/disasm.md
+    disasm.py --dir build/disasm --out build/disasm/disasm.md --columns x86_64-plain ... arm64-bti-pac
 
-Reads the objects `make disasm` builds with OB_DISASM_SITES (one folder per
-variant: x86_64, x86_64-retpoline, arm64), where the two dispatch sites of the
+Reads the objects `make disasm` builds with OB_DISASM_SITES, one folder per
+column (<arch>-<variant>: x86_64-plain, x86_64-retpoline, ..., arm64-bti-pac,
+each built with that variant's flags), where the two dispatch sites of the
 walk are out-of-line functions: site_d_hash (the parent's hash op, once per
 component) and site_d_compare (one hash-chain entry's match test, with the
 compare op).  Disassembles them with objdump (relocations shown, so call
-targets have names) and writes one Markdown file: a table of instruction
-counts, then per strategy and site the three variants in columns.
+targets have names) and writes one Markdown file: tables of instruction
+counts, then per strategy and site each architecture's variants in columns.
+A column whose folder is missing is left out (and said).
 """
 import argparse
 import json
@@ -19,12 +21,10 @@ import shutil
 import subprocess
 import sys
 
-VARIANTS = [("x86_64", "objdump", "x86-64 (gcc -O2)"),
-            ("x86_64-retpoline", "objdump", "x86-64, -mindirect-branch=thunk"),
-            ("arm64", "aarch64-linux-gnu-objdump", "arm64 (aarch64-linux-gnu-gcc -O2)")]
+ARCHES = {"x86_64": ("objdump", "x86-64"), "arm64": ("aarch64-linux-gnu-objdump", "arm64")}
 SITES = [("site_d_hash", "hash-op call site (per component)"),
          ("site_d_compare", "compare-op site (per hash-chain entry)")]
-WIDTH = 60
+WIDTH = 44
 
 
 def strategies_in(folder):
@@ -54,7 +54,12 @@ def disassemble(objdump, path):
             continue
         reloc = re.match(r"^\s+[0-9a-f]+: (R_\S+)\s+(\S+)", line)
         if reloc and cur:
-            cur[-1] = (cur[-1][0], cur[-1][1] + f"  <{reloc.group(2)}>")
+            # The relocation names the real target: "call 1f <site+0x5>" is
+            # "call <__x86_indirect_thunk_rax>" once linked.
+            addr, text = cur[-1]
+            sym = re.sub(r"-0x4$", "", reloc.group(2))
+            m = re.match(r"^(\S+)\s+[0-9a-f]+ <[^>]+>$", text)
+            cur[-1] = (addr, f"{m.group(1)} <{sym}>" if m else f"{text}  <{sym}>")
             continue
         ins = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", line)
         if ins:
@@ -74,21 +79,25 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--columns", nargs="+", required=True, metavar="ARCH-VARIANT")
     args = ap.parse_args()
-    base = os.path.join(args.dir, VARIANTS[0][0])
-    if not os.path.isdir(base):
-        sys.exit(f"disasm.py: {base}: no objects; run `make disasm`")
     variants = []
-    for v in VARIANTS:
-        if not os.path.isdir(os.path.join(args.dir, v[0])):
-            print(f"disasm.py: no {v[0]} objects: that column is left out", file=sys.stderr)
-        elif not shutil.which(v[1]):
-            sys.exit(f"disasm.py: {v[1]} not found (`make disasm` installs binutils-aarch64-linux-gnu)")
+    for col in args.columns:
+        arch, _, variant = col.partition("-")
+        if arch not in ARCHES or not variant:
+            sys.exit(f"disasm.py: --columns {col}: expected <x86_64|arm64>-<variant>")
+        tool, arch_title = ARCHES[arch]
+        if not os.path.isdir(os.path.join(args.dir, col)):
+            print(f"disasm.py: no {col} objects: that column is left out", file=sys.stderr)
+        elif not shutil.which(tool):
+            sys.exit(f"disasm.py: {tool} not found (`make disasm` installs binutils-aarch64-linux-gnu)")
         else:
-            variants.append(v)
-    strategies = strategies_in(base)
+            variants.append((col, tool, f"{arch_title} {variant}", arch))
+    if not variants:
+        sys.exit(f"disasm.py: {args.dir}: no objects; run `make disasm`")
+    strategies = strategies_in(os.path.join(args.dir, variants[0][0]))
     code = {}
-    for variant, tool, _ in variants:
+    for variant, tool, _, _ in variants:
         for s in strategies:
             path = os.path.join(args.dir, variant, s + ".o")
             if not os.path.exists(path):
@@ -108,33 +117,44 @@ def main():
            "site_d_compare includes the inline default compare (hash+len, parent, word-at-a-time bytes). Counts exclude alignment "
            "padding. `flag_hoisted` tests the compare flag once per lookup, outside this site, and calls "
            "an out-of-line chain walk when it is set; its per-entry site is the plain compare.\n",
-           "## Instructions per site\n",
-           "| strategy | " + " | ".join(f"{site} {v}" for site, _ in SITES for v, _, _ in variants) + " |",
-           "|---|" + "---|" * (len(SITES) * len(variants))]
-    for s in strategies:
-        out.append(f"| {s} | " + " | ".join(str(len(code[(v, s, site)])) for site, _ in SITES
-                                              for v, _, _ in variants) + " |")
-    out.append("")
+           "What to look for: retpoline/rethunk, `call __x86_indirect_thunk_<reg>` where plain has "
+           "`call *%reg`, and `jmp __x86_return_thunk` for `ret`; ibt, `endbr64` at the top of a "
+           "function reached through a pointer; kcfi, the type check before every indirect call "
+           "(`mov $-hash,%r10d; add -0x4(%reg),%r10d; je; ud2`); arm64 bti-pac, `bti c` or "
+           "`paciasp` (itself a landing pad) on entry and `autiasp` before `ret`. static_call's op "
+           "call is a direct `call`/`bl` to its trampoline in every variant.\n"]
+    for site, what in SITES:
+        out += [f"## Instructions per site: {site} ({what})\n",
+                "| strategy | " + " | ".join(title for _, _, title, _ in variants) + " |",
+                "|---|" + "---:|" * len(variants)]
+        for s in strategies:
+            out.append(f"| {s} | " + " | ".join(str(len(code[(v, s, site)])) for v, _, _, _ in variants) + " |")
+        out.append("")
+    summary_end = len(out)
     for s in strategies:
         out.append(f"## {s}\n")
         for site, what in SITES:
-            cols = [code[(v, s, site)] for v, _, _ in variants]
             out.append(f"### {site}: {what}\n")
-            out.append("```")
-            out.append("".join(f"{title[:WIDTH - 2]:<{WIDTH}}" for _, _, title in variants).rstrip())
-            out.append("".join("-" * (WIDTH - 2) + "  " for _ in variants).rstrip())
-            for i in range(max(len(c) for c in cols)):
-                row = ""
-                for c in cols:
-                    cell = c[i] if i < len(c) else ""
-                    row += f"{cell[:WIDTH - 2]:<{WIDTH}}"
-                out.append(row.rstrip())
-            out.append("```\n")
+            for arch in ARCHES:
+                group = [v for v in variants if v[3] == arch]
+                if not group:
+                    continue
+                cols = [code[(v, s, site)] for v, _, _, _ in group]
+                out.append("```")
+                out.append("".join(f"{title[:WIDTH - 2]:<{WIDTH}}" for _, _, title, _ in group).rstrip())
+                out.append("".join("-" * (WIDTH - 2) + "  " for _ in group).rstrip())
+                for i in range(max(len(c) for c in cols)):
+                    row = ""
+                    for c in cols:
+                        cell = c[i] if i < len(c) else ""
+                        row += f"{cell[:WIDTH - 2]:<{WIDTH}}"
+                    out.append(row.rstrip())
+                out.append("```\n")
     tmp = args.out + ".part"
     with open(tmp, "w") as f:
         f.write("\n".join(out) + "\n")
     os.replace(tmp, args.out)
-    counts = {s: {site: {v: len(code[(v, s, site)]) for v, _, _ in variants} for site, _ in SITES}
+    counts = {s: {site: {v: len(code[(v, s, site)]) for v, _, _, _ in variants} for site, _ in SITES}
               for s in strategies}
     json_out = os.path.splitext(args.out)[0] + ".json"
     with open(json_out + ".part", "w") as f:
@@ -142,7 +162,7 @@ def main():
         f.write("\n")
     os.replace(json_out + ".part", json_out)
     print(f"disasm: wrote {args.out}", file=sys.stderr)
-    print("\n".join(out[2:5 + len(strategies)]))
+    print("\n".join(out[3:summary_end]))
 
 
 if __name__ == "__main__":
