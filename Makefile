@@ -112,7 +112,7 @@ SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c
 CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
-.PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-kcfi deps-bench bench \
+.PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-kcfi deps-bench bench bench-run \
 	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
 	disasm report compare deps-report fuzz deps-fuzz clean help
 
@@ -190,17 +190,32 @@ FILTER		?=
 
 deps-bench:
 	@scripts/deps.sh bench $(if $(filter clang%,$(CCNAME)),clang)
+	$(if $(filter full,$(PROFILE)),@scripts/deps.sh kcfi || echo "opsbench: no clang >= 16: PROFILE=full leaves the kcfi build out")
 
-# On x86-64 make bench also measures the retpoline build (see scripts/bench.sh).
-BENCH_RETPOLINE	:= $(strip $(if $(and $(filter x86_64,$(ARCH)),$(filter plain,$(VARIANT))),\
-		     build/$(ARCH)-$(CCNAME)-retpoline/bin/opsbench-suite))
+# make bench measures other builds beside this one (plain only, each its own
+# process): quick, retpoline; full, every variant of the architecture (kcfi
+# where a clang >= 16 is installed; rethunk with gcc).
+BENCH_VARIANTS_quick := $(filter retpoline,$(VARIANTS_$(ARCH)))
+BENCH_VARIANTS_full := $(filter-out plain $(if $(KCFI_CC),,kcfi) $(if $(filter clang%,$(CCNAME)),rethunk),\
+			 $(VARIANTS_$(ARCH)))
+BENCH_VARIANTS	:= $(if $(filter plain,$(VARIANT)),$(BENCH_VARIANTS_$(PROFILE)))
+bench_cc	= $(if $(filter kcfi,$(1)),$(KCFI_CC),$(CCNAME))
+bench_suite	= build/$(ARCH)-$(subst $(CROSS),,$(call bench_cc,$(1)))-$(1)/bin/opsbench-suite
+flags_env	= OB_FLAGS_$(subst -,_,$(1))='$(VARIANT_$(1))' OB_CC_$(subst -,_,$(1))='$(call bench_cc,$(1))'
 
+# The dependency step first, then a new make: one that sees what it installed.
 bench: deps-bench ## measure every strategy (PROFILE=quick|full, FILTER=regex); writes results/<host>-<arch>-<time>/
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run:
 	@$(MAKE) --no-print-directory $(SUITE) $(TOOLS)
-	$(if $(BENCH_RETPOLINE),@$(MAKE) --no-print-directory VARIANT=retpoline $(BENCH_RETPOLINE))
-	@SUITE=$(SUITE) $(if $(BENCH_RETPOLINE),SUITE_RETPOLINE=$(BENCH_RETPOLINE)) PROFILE=$(PROFILE) \
-	 FILTER='$(FILTER)' OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
-	 OB_VARIANTS='plain$(if $(BENCH_RETPOLINE), retpoline)' OB_RETPOLINE_FLAGS='$(VARIANT_retpoline)' \
+	@for v in $(BENCH_VARIANTS); do \
+		if [ $$v = kcfi ]; then cc="CC=$(KCFI_CC) CXX=$(subst clang,clang++,$(KCFI_CC))"; else cc=; fi; \
+		$(MAKE) --no-print-directory VARIANT=$$v $$cc suite || exit; \
+	done
+	@SUITE=$(SUITE) VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
+	 PROFILE=$(PROFILE) FILTER='$(FILTER)' OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
+	 OB_VARIANTS='plain $(BENCH_VARIANTS)' $(foreach v,$(BENCH_VARIANTS),$(call flags_env,$(v))) \
 	 scripts/bench.sh
 
 repro: deps-bench ## run the L1 and L2 lookup scenarios in two separate runs; print each strategy's ratio in both (FILTER=regex)

@@ -3,14 +3,15 @@
 # into a new folder results/<host>-<arch>-<yyyymmdd-hhmmss>/.
 #
 #   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex [RESULTS=results]
-#       [SUITE_RETPOLINE=path/to/the VARIANT=retpoline suite]
+#       [VARIANT_SUITES="retpoline=path/to/its/suite kcfi=..."]
 #       [RUN_DIR_FILE=file: where to write the finished folder's path] scripts/bench.sh
 #
-# With SUITE_RETPOLINE the run also measures the retpoline build: in the quick
-# profile its dispatch group and the L1- and L2-sized lookup groups without
-# custom ops, in the full profile every group but the calibration.  Each
-# group of each build is its own process: strategies are compared only with
-# strategies of the same build.
+# With VARIANT_SUITES the run also measures those builds (make bench: quick,
+# retpoline; full, every variant): in the quick profile their dispatch group
+# and the L1- and L2-sized lookup groups without custom ops, in the full
+# profile every group but the calibration.  Each group of each build is its
+# own process: strategies are compared only with strategies of the same
+# build.
 #
 # The folder is built under a hidden temporary name and renamed when the run
 # is complete, so an earlier run is never overwritten and a half-written one
@@ -69,18 +70,23 @@ trap 'finish_incomplete SIGTERM' TERM
 # The runs: a group and the suite (build) that runs it.
 mapfile -t groups < <("$suite" --profile "$profile" --list-groups ${filter:+--filter "$filter"})
 suites=()
-for g in "${groups[@]}"; do suites+=("$suite"); done
-if [[ -n ${SUITE_RETPOLINE:-} ]]; then
-	case "$profile" in
-	quick) subset='^(dispatch$|lookup/size:(L1|L2)/[^/]*/custom:0/)' ;;
-	*) subset='^(dispatch$|lookup/)' ;;
-	esac
+labels=()
+for g in "${groups[@]}"; do suites+=("$suite"); labels+=("$g"); done
+case "$profile" in
+quick) subset='^(dispatch$|lookup/size:(L1|L2)/[^/]*/custom:0/)' ;;
+*) subset='^(dispatch$|lookup/)' ;;
+esac
+for vs in ${VARIANT_SUITES:-}; do
+	v=${vs%%=*}
+	vsuite=${vs#*=}
+	[[ -x $vsuite ]] || { echo "bench: the $v build's suite $vsuite is missing" >&2; rm -rf "$tmp"; exit 2; }
 	while IFS= read -r g; do
 		[[ $g =~ $subset ]] || continue
 		groups+=("$g")
-		suites+=("$SUITE_RETPOLINE")
-	done < <("$SUITE_RETPOLINE" --profile "$profile" --list-groups ${filter:+--filter "$filter"})
-fi
+		suites+=("$vsuite")
+		labels+=("$g ($v build)")
+	done < <("$vsuite" --profile "$profile" --list-groups ${filter:+--filter "$filter"})
+done
 if ((${#groups[@]} == 0)); then
 	echo "bench: no benchmark matches FILTER='$filter'" >&2
 	rm -rf "$tmp"
@@ -95,8 +101,7 @@ echo "bench: profile $profile, ${#groups[@]} groups, writing $final" >&2
 for i in "${!groups[@]}"; do
 	g=${groups[$i]}
 	part=$(printf '%s/parts/%03d.json' "$tmp" "$i")
-	label=$g
-	[[ ${suites[$i]} == "$suite" ]] || label="$g (retpoline build)"
+	label=${labels[$i]}
 	echo "bench: [$((i + 1))/${#groups[@]}] $label ($(($(date +%s) - started)) s so far)" >&2
 	"${suites[$i]}" --profile "$profile" --group "$g" ${filter:+--filter "$filter"} \
 		--benchmark_out="$part.part" --benchmark_out_format=json >>"$tmp/console.txt" &

@@ -86,8 +86,32 @@ def compiler(env_name, default):
     return {"command": cc, "version": version.splitlines()[0] if version else None}
 
 
+def cpu_identity():
+    """The first CPU's family, model, stepping, microcode and MHz from
+    /proc/cpuinfo (x86-64; arm64 gives implementer, part and revision)."""
+    keys = {"vendor_id": "vendor", "cpu family": "family", "model": "model", "stepping": "stepping",
+            "microcode": "microcode", "cpu MHz": "mhz", "CPU implementer": "implementer",
+            "CPU architecture": "architecture", "CPU variant": "variant", "CPU part": "part",
+            "CPU revision": "revision"}
+    out = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if not line.strip():
+                    if out:
+                        break
+                    continue
+                k, _, v = line.partition(":")
+                if k.strip() in keys:
+                    out[keys[k.strip()]] = v.strip()
+    except OSError:
+        pass
+    return out
+
+
 def describe(args):
     gov = read_text("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+    variants = (os.environ.get("OB_VARIANTS") or "plain").split()
     return {
         "opsbench_meta_version": META_VERSION,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -108,9 +132,11 @@ def describe(args):
         "cxx": compiler("OB_CXX", "g++"),
         "cflags": os.environ.get("OB_CFLAGS"),
         # Code-generation variants measured, and what each adds to cflags.
-        "variants": (os.environ.get("OB_VARIANTS") or "plain").split(),
-        "variant_flags": {"plain": "", "retpoline": os.environ.get("OB_RETPOLINE_FLAGS")}
-        if "retpoline" in (os.environ.get("OB_VARIANTS") or "") else {"plain": ""},
+        "variants": variants,
+        "variant_flags": {v: os.environ.get("OB_FLAGS_" + v.replace("-", "_"), "") for v in variants},
+        "variant_compilers": {v: compiler("OB_CC_" + v.replace("-", "_"), os.environ.get("OB_CC", "gcc"))
+                              for v in variants},
+        "cpu": cpu_identity(),
         "vulnerabilities": {n: read_text(os.path.join("/sys/devices/system/cpu/vulnerabilities", n))
                             for n in sorted(os.listdir("/sys/devices/system/cpu/vulnerabilities"))}
         if os.path.isdir("/sys/devices/system/cpu/vulnerabilities") else {},

@@ -291,25 +291,27 @@ def variants_section(res):
         if "plain" not in vs or not others:
             continue
         base, plain = vs["plain"]
-        header = ["strategy", f"plain: vs {base}"]
+        header = ["strategy", "plain ns (median)", f"plain: vs {base}"]
         for v in others:
-            header += [f"{v}: vs {vs[v][0]}", f"{v} / plain (p10)"]
+            header += [f"{v} ns (median)", f"{v}: vs {vs[v][0]}", f"{v} / plain (p10)"]
         rows = []
         for s in sorted(plain, key=lambda k: plain[k]["p10"]):
             def rel(r):
                 p = r.get("paired")
                 return "1 (baseline)" if p is None else f"{p['ratio']:.3f}" + ("" if p["differs"] else " ~")
-            row = [s, rel(plain[s])]
+            row = [s, fmt(plain[s]["median"]), rel(plain[s])]
             for v in others:
                 r = vs[v][1].get(s)
-                row += [rel(r), f"{r['p10'] / plain[s]['p10']:.2f}x"] if r else ["-", "-"]
+                row += [fmt(r["median"]), rel(r), f"{r['p10'] / plain[s]['p10']:.2f}x"] if r else ["-", "-", "-"]
             rows.append(row)
         out.append(f"### {sc.replace('/', ', ').replace(':', ' ')}\n\n" + table(header, rows) + "\n")
     if not out:
         return ""
-    return ("## Code-generation variants\n\nEach build is its own process; within a build, each strategy "
-            "is paired with that build's baseline in the same rounds. The last columns compare a strategy's "
-            "10th percentile across builds, that is across processes: indicative only.\n\n" + "\n".join(out))
+    return ("## Code-generation variants\n\nStrategy x build, per scenario: each build is its own process "
+            "(Makefile VARIANT; flags and compiler per build in meta.json). Within a build, each strategy is "
+            "paired with that build's baseline in the same rounds (\"vs\": paired ratio, `~` when its 95% "
+            "interval includes 1). The \"/ plain\" columns compare a strategy's 10th percentile across "
+            "builds, that is across processes: indicative only.\n\n" + "\n".join(out))
 
 
 def calibration_section(res, meta):
@@ -351,8 +353,12 @@ def main():
         made, skipped_plots = ([], {}) if args.no_plots else \
             plots.make_all(args.run, data["results"], data["meta"], data["cachesim"])
         verdicts = claims.evaluate(data)
-        view = claims.variant_view(data, "retpoline")
-        retpoline = claims.evaluate(view) if view else None
+        # The claims again on each other build's timings (simulation and disassembly stay plain).
+        by_variant = {}
+        for v in data["meta"].get("variants") or []:
+            view = claims.variant_view(data, v) if v != "plain" else None
+            if view:
+                by_variant[v] = claims.evaluate(view)
         lookups = lookup_section(data)
     except (InputError, obstats.ResultsError, plots.PlotError) as e:
         print(f"report: {e}", file=sys.stderr)
@@ -371,13 +377,19 @@ def main():
     for i, c in enumerate(verdicts, 1):
         parts.append(f"### {i}. {c['claim']}\n\n*Test:* {c['test']}.\n\n" +
                      "".join(f"- {n}\n" for n in c["numbers"]) + f"\n**Verdict: {c['verdict']}.**\n")
-        if retpoline:
-            r = retpoline[i - 1]
-            if r["verdict"] == c["verdict"]:
-                parts.append("Under the retpoline build: the same verdict.\n")
-            elif not r["verdict"].startswith("not tested"):
-                parts.append("**Under the retpoline build the verdict changes:** " + r["verdict"] + ".\n\n" +
-                             "".join(f"- retpoline: {n}\n" for n in r["numbers"]))
+        same = [v for v, vv in by_variant.items() if vv[i - 1]["verdict"] == c["verdict"]]
+        untested = [v for v, vv in by_variant.items() if vv[i - 1]["verdict"].startswith("not tested")]
+        if same:
+            parts.append(f"Under the {', '.join(same)} build{'s' if len(same) > 1 else ''}: the same verdict.\n")
+        if untested:
+            parts.append(f"Not tested under the {', '.join(untested)} build (its timings lack this claim's "
+                         "scenarios).\n")
+        for v, vv in by_variant.items():
+            r = vv[i - 1]
+            if v in same or v in untested:
+                continue
+            parts.append(f"**Under the {v} build the verdict changes:** " + r["verdict"] + ".\n\n" +
+                         "".join(f"- {v}: {n}\n" for n in r["numbers"]))
     parts.append(machine_section(meta) + "\n")
     if made:
         parts.append("## Plots\n")
