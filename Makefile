@@ -46,6 +46,10 @@ CCNAME		:= $(notdir $(firstword $(CC)))
 #   rethunk    retpoline, and every return through __x86_return_thunk
 #              (-mfunction-return=thunk-extern; the thunk is "ret; int3", the
 #              cheapest case).  x86-64, gcc (clang >= 15).
+#   srso       rethunk, with the return thunk of the kernel's "Safe RET"
+#              mitigation of AMD's SRSO (a call to a helper that drops its
+#              own return address: every return mispredicted), as this
+#              machine's kernel runs.  x86-64, gcc.
 #   ibt        kernel with -fcf-protection=branch: endbr64 at every function
 #              that may be reached indirectly (the CPU here may not enforce
 #              IBT: the cost measured is the instruction and its bytes).
@@ -59,8 +63,8 @@ CCNAME		:= $(notdir $(firstword $(CC)))
 #              CONFIG_ARM64_BTI_KERNEL and CONFIG_ARM64_PTR_AUTH_KERNEL.
 #              arm64 only (run under qemu-aarch64 -cpu max here; see below
 #              for why BTI is not enforced in Debian 12's executables).
-VARIANTS	:= plain kernel retpoline rethunk ibt kcfi bti-pac
-VARIANTS_x86_64	:= plain kernel retpoline rethunk ibt kcfi
+VARIANTS	:= plain kernel retpoline rethunk srso ibt kcfi bti-pac
+VARIANTS_x86_64	:= plain kernel retpoline rethunk srso ibt kcfi
 VARIANTS_arm64	:= plain kernel bti-pac
 VARIANT		?= plain
 ifeq ($(filter $(VARIANTS),$(VARIANT)),)
@@ -69,9 +73,9 @@ endif
 ifeq ($(filter $(VARIANTS_$(ARCH)),$(VARIANT)),)
 $(error VARIANT=$(VARIANT) is not built for ARCH=$(ARCH): its variants are $(VARIANTS_$(ARCH)))
 endif
-ifeq ($(VARIANT),rethunk)
+ifneq ($(filter rethunk srso,$(VARIANT)),)
 ifneq ($(filter clang%,$(CCNAME)),)
-$(error VARIANT=rethunk: needs gcc (clang has -mfunction-return only from version 15))
+$(error VARIANT=$(VARIANT): needs gcc (clang has -mfunction-return only from version 15))
 endif
 endif
 VARIANT_kernel	:= -fno-strict-aliasing -fno-common -fno-omit-frame-pointer \
@@ -80,6 +84,7 @@ VARIANT_retpoline := $(VARIANT_kernel) -DOB_RETPOLINE \
 		   $(if $(filter clang%,$(CCNAME)),-mretpoline-external-thunk,\
 		     -mindirect-branch=thunk-extern -mindirect-branch-register)
 VARIANT_rethunk	:= $(VARIANT_retpoline) -mfunction-return=thunk-extern
+VARIANT_srso	:= $(VARIANT_rethunk) -DOB_SRSO
 VARIANT_ibt	:= $(VARIANT_kernel) -fcf-protection=branch
 VARIANT_kcfi	:= $(VARIANT_kernel) -fsanitize=kcfi -DOB_KCFI
 # BTI is in the code but not enforced in Debian 12's executables: its arm64
@@ -194,9 +199,9 @@ deps-bench:
 
 # make bench measures other builds beside this one (plain only, each its own
 # process): quick, retpoline; full, every variant of the architecture (kcfi
-# where a clang >= 16 is installed; rethunk with gcc).
+# where a clang >= 16 is installed; rethunk and srso with gcc).
 BENCH_VARIANTS_quick := $(filter retpoline,$(VARIANTS_$(ARCH)))
-BENCH_VARIANTS_full := $(filter-out plain $(if $(KCFI_CC),,kcfi) $(if $(filter clang%,$(CCNAME)),rethunk),\
+BENCH_VARIANTS_full := $(filter-out plain $(if $(KCFI_CC),,kcfi) $(if $(filter clang%,$(CCNAME)),rethunk srso),\
 			 $(VARIANTS_$(ARCH)))
 BENCH_VARIANTS	:= $(if $(filter plain,$(VARIANT)),$(BENCH_VARIANTS_$(PROFILE)))
 bench_cc	= $(if $(filter kcfi,$(1)),$(KCFI_CC),$(CCNAME))
@@ -271,6 +276,7 @@ STRATEGY_SRCS	:= $(wildcard src/strategies/*.c)
 DISASM_FLAGS	:= -std=c11 -O2 $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -DOB_DISASM_SITES
 DISASM_HDRS	:= $(wildcard src/model/*.h include/opsbench/*.h)
 # Columns: arch-variant; kcfi only where a clang >= 16 is installed.
+# (srso's strategies are rethunk's; only the library's return thunk differs.)
 DISASM_X86_COLS	:= $(addprefix x86_64-,plain kernel retpoline rethunk ibt $(if $(KCFI_CC),kcfi))
 DISASM_ARM_COLS	:= $(addprefix arm64-,plain bti-pac)
 disasm_cc	= $(if $(filter arm64-%,$(1)),aarch64-linux-gnu-gcc,$(if $(filter %-kcfi,$(1)),$(KCFI_CC),gcc))
@@ -372,6 +378,6 @@ help: ## list the targets and the variables they take
 		sed -e 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-12s %s\n", $$1, $$2 }'
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
-	@echo "           VARIANT=plain|kernel|retpoline|rethunk|ibt|kcfi (code generation; each its own build tree)"
+	@echo "           VARIANT=plain|kernel|retpoline|rethunk|srso|ibt|kcfi|bti-pac (code generation; each its own build tree)"
 	@echo "           PROFILE=quick|full  FILTER=regex (make bench)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"

@@ -7,8 +7,10 @@
 #       [RUN_DIR_FILE=file: where to write the finished folder's path] scripts/bench.sh
 #
 # With VARIANT_SUITES the run also measures those builds (make bench: quick,
-# retpoline; full, every variant): in the quick profile their dispatch group
-# and the L1- and L2-sized lookup groups without custom ops, in the full
+# retpoline; full, every variant): in the quick profile their dispatch group,
+# the L1- and L2-sized lookup groups without custom ops and the L1 group
+# with 10% custom ops (uniform, unpolluted: where static_call and the
+# indirect calls differ), in the full
 # profile every group but the calibration.  Each group of each build is its
 # own process: strategies are compared only with strategies of the same
 # build.
@@ -73,7 +75,7 @@ suites=()
 labels=()
 for g in "${groups[@]}"; do suites+=("$suite"); labels+=("$g"); done
 case "$profile" in
-quick) subset='^(dispatch$|lookup/size:(L1|L2)/[^/]*/custom:0/)' ;;
+quick) subset='^(dispatch$|lookup/size:(L1|L2)/[^/]*/custom:0/|lookup/size:L1/[^/]*/custom:10/order:uniform/pollute:0/)' ;;
 *) subset='^(dispatch$|lookup/)' ;;
 esac
 for vs in ${VARIANT_SUITES:-}; do

@@ -307,11 +307,45 @@ def variants_section(res):
         out.append(f"### {sc.replace('/', ', ').replace(':', ' ')}\n\n" + table(header, rows) + "\n")
     if not out:
         return ""
+    out.insert(0, static_call_note(res, by))
     return ("## Code-generation variants\n\nStrategy x build, per scenario: each build is its own process "
             "(Makefile VARIANT; flags and compiler per build in meta.json). Within a build, each strategy is "
             "paired with that build's baseline in the same rounds (\"vs\": paired ratio, `~` when its 95% "
             "interval includes 1). The \"/ plain\" columns compare a strategy's 10th percentile across "
             "builds, that is across processes: indicative only.\n\n" + "\n".join(out))
+
+
+def static_call_note(res, by):
+    """Whether static_call avoids the thunks: its op calls against
+    flag_gated's (the same flag test, then an indirect call) per build,
+    where custom ops are called, and the mechanisms alone."""
+    lines = []
+    for sc, vs in sorted(by.items()):
+        _, args = obstats.parse_name("x/" + sc)
+        if args.get("custom") in (None, "0") or "plain" not in vs:
+            continue
+        cells = []
+        for v in ["plain"] + sorted(x for x in vs if x != "plain"):
+            rows = vs[v][1]
+            if "static_call" in rows and "flag_gated" in rows:
+                cells.append(f"{v}: static_call {fmt(rows['static_call']['median'])} ns, "
+                             f"flag_gated {fmt(rows['flag_gated']['median'])} ns")
+        if len(cells) > 1:
+            lines.append(f"- {sc.replace('/', ', ').replace(':', ' ')}: " + "; ".join(cells))
+    for v in sorted({obstats.parse_name(n)[1].get("variant", "plain") for n in res if n.startswith("dispatch/")}):
+        tag = "" if v == "plain" else f"/variant:{v}"
+        sc_, ind, dc = (res.get(f"dispatch/{m}{tag}") for m in
+                        ("static_call", "indirect/targets:1/order:predictable", "direct_call"))
+        if sc_ and ind and dc:
+            med = {k: obstats.summarize(e["samples"])["median"] for k, e in
+                   (("s", sc_), ("i", ind), ("d", dc))}
+            lines.append(f"- dispatch alone, {v}: static call {fmt(med['s'])} ns, indirect call "
+                         f"{fmt(med['i'])} ns, direct call {fmt(med['d'])} ns")
+    if not lines:
+        return ""
+    return ("### Does static_call avoid the thunk?\n\nstatic_call tests the same flag as flag_gated, then "
+            "calls the op's trampoline directly instead of through `d_op` (an indirect call, a thunk under "
+            "retpolines). Medians per build, where custom ops are called:\n\n" + "\n".join(lines) + "\n")
 
 
 def calibration_section(res, meta):

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # test_variant_codegen.sh - the build variant is really in the machine code:
-# in a retpoline (or rethunk) build no strategy object keeps an indirect call
+# in a retpoline (or rethunk, srso) build no strategy object keeps an indirect call
 # or jump and every one goes through this project's __x86_indirect_thunk_*
 # (which the library defines), and icall_wrapper compares before calling; in
 # the other builds the indirect calls are plain and INDIRECT_CALL_* compares
-# nothing (icall_wrapper is default_ops).  A rethunk build has no "ret" left
+# nothing (icall_wrapper is default_ops).  A rethunk (srso) build has no "ret" left
 # in its strategies (each is a jump to __x86_return_thunk); an ibt build
 # starts every function reached through a pointer (the ops, a strategy's
 # build/lookup/run) with endbr64, and the others have none.
@@ -24,7 +24,7 @@ if [[ $(uname -m) != x86_64 || ! -e ${objs[0]} ]] || ! command -v objdump >/dev/
 	finish "variant codegen"
 fi
 
-if [[ $variant == retpoline || $variant == rethunk ]]; then
+if [[ $variant == retpoline || $variant == rethunk || $variant == srso ]]; then
 	check "retpoline: no indirect call or jump left in the strategies" \
 		bash -c "[[ \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '(call|jmp) +\\*') == 0 ]]"
 	check "retpoline: the strategies call the thunks" bash -c "(( \$(objdump -dr ${objs[*]} | grep -c __x86_indirect_thunk_) > 0 ))"
@@ -37,13 +37,24 @@ else
 	check "$variant: icall_wrapper is default_ops (INDIRECT_CALL compares only under retpoline)" \
 		bash -c "[[ \$(objdump -d '$build/obj/src/strategies/icall_wrapper.o' | grep -cE 'call +[0-9a-f]+ <(default|casefold|generation)_d_[a-z]+>') == 0 ]]"
 fi
-if [[ $variant == rethunk ]]; then
+if [[ $variant == rethunk || $variant == srso ]]; then
 	check "rethunk: no ret left in the strategies" bash -c "[[ \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '[[:space:]]retq?[[:space:]]*\$') == 0 ]]"
 	check "rethunk: returns jump to the library's __x86_return_thunk" \
 		bash -c "(( \$(objdump -dr ${objs[*]} | grep -c __x86_return_thunk) > 0 )) && nm '$build/libopsbench.a' | grep -q ' T __x86_return_thunk'"
 else
 	check "$variant: the strategies return with ret" bash -c "(( \$(objdump -d --no-show-raw-insn ${objs[*]} | grep -cE '[[:space:]]retq?[[:space:]]*\$') > 0 ))"
 fi
+thunk_obj=$build/obj/src/arch/x86_64/retpoline.o
+thunk_asm() { objdump -d --no-show-raw-insn "$thunk_obj" | awk '/<__x86_return_thunk>:$/ { on = 1; next } /^$/ { on = 0 } on'; }
+if [[ $variant == srso ]]; then
+	check "srso: the return thunk calls a helper that drops its return address (Safe RET)" \
+		bash -c "$(declare -f thunk_asm); thunk_obj='$thunk_obj'; thunk_asm | grep -qE 'call ' &&
+			objdump -d --no-show-raw-insn '$thunk_obj' | grep -qE 'lea +0x8\(%rsp\),%rsp'"
+elif [[ $variant == rethunk ]]; then
+	check "rethunk: the return thunk is a plain ret" \
+		bash -c "$(declare -f thunk_asm); thunk_obj='$thunk_obj'; ! thunk_asm | grep -qE 'call ' && thunk_asm | grep -qE 'ret'"
+fi
+
 # static_call's lookup and loops reach every op by a direct call to its
 # trampoline, under every variant: no indirect call and no thunk there.
 walk_fns() { # object: the disassembly of its static_call_{lookup,run*} functions

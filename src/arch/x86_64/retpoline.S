@@ -49,21 +49,40 @@ __x86_indirect_thunk_\reg:
 	THUNK r15
 
 /*
- * The return thunk of the VARIANT=rethunk build (-mfunction-return=
- * thunk-extern): every "ret" of compiled code becomes "jmp
- * __x86_return_thunk".  This is the kernel's plain one ("ret; int3", for
- * CPUs needing no return mitigation), the cheapest case: what remains is the
- * extra jump.  The kernel's AMD variants (retbleed's untrain_ret, SRSO's
- * srso_return_thunk / srso_alias_return_thunk) also flush or retrain the
- * return predictor on every return and cost far more; they are not
- * reproduced here.
+ * The return thunk of the VARIANT=rethunk and VARIANT=srso builds
+ * (-mfunction-return=thunk-extern): every "ret" of compiled code becomes
+ * "jmp __x86_return_thunk".
+ *
+ * rethunk: the kernel's plain one ("ret; int3", for CPUs needing no return
+ * mitigation), the cheapest case: what remains is the extra jump.
+ *
+ * srso (OB_SRSO): the construction of the kernel's "Safe RET" mitigation of
+ * AMD's Speculative Return Stack Overflow (srso_return_thunk and
+ * srso_safe_ret, Linux 6.5+), which this machine's own kernel reports using.
+ * The thunk calls a two-instruction helper that drops the return address
+ * its call just pushed and returns through the caller's: the return stack
+ * buffer's top entry, pushed by that call, points after the call, so every
+ * return is mispredicted and resolves late, by design.  (The kernel's Zen
+ * 1/2 "alias" flavour places the pair at aliasing addresses; its cost is
+ * the same shape.  retbleed's untrain_ret runs on kernel entry, not on
+ * every return, and is not modelled.)
  */
 	.globl	__x86_return_thunk
 	.type	__x86_return_thunk, @function
 	.p2align 5
 __x86_return_thunk:
+#ifdef OB_SRSO
+	call	ob_srso_safe_ret
+	int3				/* never reached; speculation stops here */
+	.p2align 4
+ob_srso_safe_ret:
+	lea	8(%rsp), %rsp		/* drop the helper's own return address */
+	ret				/* to the caller's: a mispredicted return */
+	int3
+#else
 	ret
 	int3
+#endif
 	.size	__x86_return_thunk, . - __x86_return_thunk
 
 	.section .note.GNU-stack, "", @progbits
