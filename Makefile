@@ -219,13 +219,13 @@ bench-run:
 		$(MAKE) --no-print-directory VARIANT=$$v $$cc suite || exit; \
 	done
 	@SUITE=$(SUITE) VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
-	 PROFILE=$(PROFILE) FILTER='$(FILTER)' OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
+	 OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
 	 OB_VARIANTS='plain $(BENCH_VARIANTS)' $(foreach v,$(BENCH_VARIANTS),$(call flags_env,$(v))) \
 	 scripts/bench.sh
 
 repro: deps-bench ## run the L1 and L2 lookup scenarios in two separate runs; print each strategy's ratio in both (FILTER=regex)
 	@$(MAKE) --no-print-directory $(SUITE)
-	@SUITE=$(SUITE) PROFILE=$(PROFILE) $(if $(FILTER),FILTER='$(FILTER)') OB_CC='$(CC)' OB_CXX='$(CXX)' \
+	@SUITE=$(SUITE) OB_CC='$(CC)' OB_CXX='$(CXX)' \
 	 OB_CFLAGS='$(CFLAGS_COMMON)' scripts/repro.sh
 
 # Where cachesim, perf and hyperfine write: RUN=folder, else the newest run.
@@ -237,21 +237,21 @@ deps-cachesim:
 	@scripts/deps.sh cachesim
 
 cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per lookup, every strategy (GEOMETRY=host|zen4|neoverse-n1, RUN=folder)
-	@dir=$$(RUN='$(RUN)' COMMAND='make cachesim' scripts/results-dir.sh) && \
-	 python3 scripts/cachesim.py --driver $(BUILD)/bin/opsbench-run --out "$$dir" --geometry $(GEOMETRY)
+	@dir=$$(COMMAND='make cachesim' scripts/results-dir.sh) && \
+	 python3 scripts/cachesim.py --driver $(BUILD)/bin/opsbench-run --out "$$dir" --geometry "$$GEOMETRY"
 
 deps-perf:
 	@scripts/deps.sh perf
 
 perf: deps-perf $(TOOLS) ## perf stat of every strategy, setup subtracted (RUN=folder)
-	@dir=$$(RUN='$(RUN)' COMMAND='make perf' scripts/results-dir.sh) && \
+	@dir=$$(COMMAND='make perf' scripts/results-dir.sh) && \
 	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" scripts/perf.sh
 
 deps-hyperfine:
 	@scripts/deps.sh hyperfine
 
 hyperfine: deps-hyperfine $(TOOLS) ## every strategy as a whole process under hyperfine (RUN=folder)
-	@dir=$$(RUN='$(RUN)' COMMAND='make hyperfine' scripts/results-dir.sh) && \
+	@dir=$$(COMMAND='make hyperfine' scripts/results-dir.sh) && \
 	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" scripts/hyperfine.sh
 
 # ---- arm64: cross-built here, tests run under qemu-aarch64 ----
@@ -304,7 +304,7 @@ deps-report:
 
 report: deps-report ## report.md, plots and claims for RUN=folder (default: the newest complete run)
 	@$(MAKE) --no-print-directory $(DISASM_X86)
-	@dir=$$(RUN='$(RUN)' scripts/results-dir.sh --existing) && \
+	@dir=$$(scripts/results-dir.sh --existing) && \
 	 python3 scripts/disasm.py --dir $(DISASM_DIR) --out "$$dir/disasm.md" --columns $(DISASM_X86_COLS) >/dev/null && \
 	 python3 scripts/report.py "$$dir"
 
@@ -312,9 +312,14 @@ report: deps-report ## report.md, plots and claims for RUN=folder (default: the 
 A		?=
 B		?=
 
+# The variables a user types reach the scripts through the environment, as
+# data: never pasted into a shell command line (a quote in FILTER is a
+# quote), and each script checks its own and names it when refusing.
+export PROFILE FILTER RUN GEOMETRY A B
+
 compare: deps-report ## compare two results folders: make compare A=results/x B=results/y
-	@test -n '$(A)' -a -n '$(B)' || { echo "make compare: give two results folders, A=... B=..." >&2; exit 2; }
-	@python3 scripts/compare_runs.py '$(A)' '$(B)'
+	@test -n "$$A" -a -n "$$B" || { echo "make compare: give two results folders, A=... B=..." >&2; exit 2; }
+	@python3 scripts/compare_runs.py -- "$$A" "$$B"
 
 # ---- fuzzing: libFuzzer + ASan + UBSan, with clang ----
 FUZZ_BUILD	:= build/$(HOST_ARCH)-clang-fuzz

@@ -17,6 +17,7 @@
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
 #include "opsbench/stack.h"
+#include "opsbench/error.h"
 #include "opsbench/strategy.h"
 #include "opsbench/tsc.h"
 #include "opsbench/sysinfo.h"
@@ -314,6 +315,7 @@ int main(int argc, char **argv)
 	struct measured m = { 0 };
 	int counting = 0;
 
+	ob_check_stdout_at_exit("opsbench-run");
 	parse(argc, argv, &o);
 	if (o.list) {
 		list();

@@ -13,12 +13,12 @@
 #include <sched.h>
 #include <sys/personality.h>
 #include <unistd.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opsbench/compiler.h"
+#include "opsbench/error.h"
 #include "suite.h"
 
 #define EXIT_USAGE 2
@@ -129,35 +129,23 @@ static void group_list(const struct suite_cfg *cfg, const struct group *g, struc
 		dispatch_list(cfg, l);
 }
 
-/* ---- the filter: Google Benchmark's syntax, a POSIX ERE, '-' negates ---- */
+/* ---- the filter: Google Benchmark's own engine (include/opsbench/gbench.h) ---- */
 
-struct filter {
-	regex_t re;
-	bool negate, any;
-};
-
-static void filter_init(struct filter *f, const char *spec)
+static struct ob_gb_filter *filter_init(const char *spec)
 {
-	char msg[128];
-	int ret;
+	char msg[256];
+	struct ob_gb_filter *f = ob_gb_filter_new(spec, msg, sizeof(msg));
 
-	f->any = !spec || !*spec || !strcmp(spec, "all");
-	if (f->any)
-		return;
-	f->negate = spec[0] == '-';
-	ret = regcomp(&f->re, spec + f->negate, REG_EXTENDED | REG_NOSUB);
-	if (ret) {
-		regerror(ret, &f->re, msg, sizeof(msg));
+	if (!f) {
 		fprintf(stderr, "opsbench-suite: --filter '%s': %s\n", spec, msg);
 		exit(EXIT_USAGE);
 	}
+	return f;
 }
 
-static bool filter_match(const struct filter *f, const char *name)
+static bool filter_match(const struct ob_gb_filter *f, const char *name)
 {
-	if (f->any)
-		return true;
-	return (regexec(&f->re, name, 0, NULL, 0) == 0) != f->negate;
+	return ob_gb_filter_match(f, name);
 }
 
 /* ---- placement ---- */
@@ -287,6 +275,42 @@ static void usage(void)
 	}
 }
 
+/*
+ * Google Benchmark does not check its writes: on a full disk it leaves an
+ * empty or cut --benchmark_out file and exits 0.  A written file must end
+ * like a whole JSON document (or CSV line).  Returns the exit status.
+ */
+static int check_out_file(int argc, char **argv)
+{
+	const char *out = NULL, *fmt = "json";
+	char last = 0;
+	FILE *f;
+	int c;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--benchmark_out=", 16))
+			out = argv[i] + 16;
+		else if (!strncmp(argv[i], "--benchmark_out_format=", 23))
+			fmt = argv[i] + 23;
+	}
+	if (!out)
+		return 0;
+	f = fopen(out, "r");
+	if (!f) {
+		fprintf(stderr, "opsbench-suite: --benchmark_out=%s: not written: %s\n", out, strerror(errno));
+		return 1;
+	}
+	while ((c = getc(f)) != EOF)
+		if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+			last = (char)c;
+	fclose(f);
+	if (!strcmp(fmt, "json") ? last != '}' : !last) {
+		fprintf(stderr, "opsbench-suite: --benchmark_out=%s: the file is empty or cut short (a full disk?)\n", out);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct option longopts[ARRAY_SIZE(flags) + 1] = { 0 };
@@ -297,7 +321,7 @@ int main(int argc, char **argv)
 	double num;
 	unsigned int rounds = 0;	/* 0: the profile's */
 	double sample_ms = 0;		/* 0: the profile's */
-	struct filter filter;
+	struct ob_gb_filter *filter;
 	struct group *groups;
 	size_t n_groups, matched = 0, expected = 0;
 	int c;
@@ -305,6 +329,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
 		longopts[i] = flags[i].opt;
 	no_aslr(argv);
+	ob_check_stdout_at_exit("opsbench-suite");
 	ob_gb_context("variant", OB_VARIANT);
 	opterr = 0;
 	/* Stop at the first non-option: the rest goes to Google Benchmark. */
@@ -359,7 +384,7 @@ rest:
 	cfg.rounds = rounds ? rounds : profiles[cfg.profile].rounds;
 	cfg.cold_rounds = rounds ? rounds : profiles[cfg.profile].cold_rounds;
 	cfg.sample_ns = (sample_ms > 0 ? sample_ms : profiles[cfg.profile].sample_ms) * 1e6;
-	filter_init(&filter, spec);
+	filter = filter_init(spec);
 	n_groups = all_groups(&cfg, &groups);
 
 	if (list_groups || list) {
@@ -371,7 +396,7 @@ rest:
 				continue;
 			group_list(&cfg, &groups[i], &l, false);
 			for (size_t k = 0; k < l.n; k++) {
-				if (!filter_match(&filter, l.v[k].name))
+				if (!filter_match(filter, l.v[k].name))
 					continue;
 				any = true;
 				if (list)
@@ -395,7 +420,7 @@ rest:
 	pin_cpu(pin);
 
 	/* Profile defaults first, then whatever is left of the command line. */
-	char filter_flag[512];
+	char *filter_flag = NULL;
 	char **gb_argv = calloc((size_t)(argc - optind) + 8, sizeof(char *));
 	int gb_argc = 0;
 
@@ -411,7 +436,10 @@ rest:
 		(char *)"--benchmark_enable_random_interleaving=true" :
 		(char *)"--benchmark_enable_random_interleaving=false";
 	if (spec) {
-		snprintf(filter_flag, sizeof(filter_flag), "--benchmark_filter=%s", spec);
+		if (asprintf(&filter_flag, "--benchmark_filter=%s", spec) < 0) {
+			perror("opsbench-suite");
+			return 1;
+		}
 		gb_argv[gb_argc++] = filter_flag;
 	}
 	for (int i = optind; i < argc; i++)
@@ -429,7 +457,7 @@ rest:
 		for (size_t k = 0; k < l.n; k++) {
 			if (ob_gb_register(&l.v[k]))
 				return 1;
-			expected += filter_match(&filter, l.v[k].name);
+			expected += filter_match(filter, l.v[k].name);
 		}
 	}
 	if (!matched) {
@@ -441,5 +469,5 @@ rest:
 		fprintf(stderr, "opsbench-suite: no benchmark of group '%s' matches the filter\n", group);
 		return EXIT_USAGE;
 	}
-	return 0;
+	return check_out_file(gb_argc, gb_argv);
 }

@@ -40,26 +40,50 @@ fi
 host=$(hostname -s 2>/dev/null || hostname)
 arch=$(uname -m)
 name="$host-$arch-$(date +%Y%m%d-%H%M%S)"
-final="$results/$name"
-for ((n = 2; ; n++)); do
-	[[ -e $final || -e $results/.$(basename "$final").tmp ]] || break
-	final="$results/$name-$n"
-done
-tmp="$results/.$(basename "$final").tmp"
-if ! mkdir -p "$tmp/parts" 2>/dev/null || [[ ! -w $tmp ]]; then
+# Claim a name atomically: mkdir of the hidden folder fails if another run
+# (started in the same second) holds it, and that run then owns the name.
+if ! mkdir -p "$results" 2>/dev/null || [[ ! -d $results || ! -w $results ]]; then
 	echo "bench: RESULTS=$results: cannot create a run folder there (not a writable directory)" >&2
 	exit 2
 fi
+for ((n = 1; n < 1000; n++)); do
+	final="$results/$name$( ((n > 1)) && echo "-$n")"
+	tmp="$results/.$(basename "$final").tmp"
+	[[ -e $final ]] && continue
+	mkdir "$tmp" 2>/dev/null && break
+	[[ -e $tmp ]] && continue
+	echo "bench: RESULTS=$results: cannot create a run folder there" >&2
+	exit 2
+done
+mkdir "$tmp/parts" || exit 2
+
+# Rename the finished (or interrupted) folder to its final name; one that a
+# concurrent run took meanwhile is never entered or overwritten (mv -T).
+publish() {
+	local n=2 base=$final
+	until mv -T "$tmp" "$final" 2>/dev/null; do
+		[[ -e $tmp ]] || return 1
+		final="$base-r$n"
+		n=$((n + 1))
+		((n < 100)) || return 1
+	done
+}
+fail_after() { # what failed: mark the folder, publish it, exit 1
+	echo "$1" >"$tmp/INCOMPLETE"
+	publish
+	echo "bench: $1; the run is in $final, marked INCOMPLETE" >&2
+	exit 1
+}
 
 finish_incomplete() {
-	trap - INT TERM
+	trap - INT TERM HUP QUIT
 	if [[ -n $child ]]; then # the group's process: stop it and wait until it is gone
 		kill -TERM "$child" 2>/dev/null
 		wait "$child" 2>/dev/null
 	fi
 	printf 'interrupted by %s after %d of %d groups at %s\n' "$1" "$done" "${#groups[@]}" \
 		"$(date -Is)" >"$tmp/INCOMPLETE"
-	mv "$tmp" "$final"
+	publish
 	echo "bench: interrupted by $1; the partial run is in $final, marked INCOMPLETE" >&2
 	exit 130
 }
@@ -68,6 +92,8 @@ groups=()
 child=
 trap 'finish_incomplete SIGINT' INT
 trap 'finish_incomplete SIGTERM' TERM
+trap 'finish_incomplete SIGHUP' HUP
+trap 'finish_incomplete SIGQUIT' QUIT
 
 # The runs: a group and the suite (build) that runs it.
 mapfile -t groups < <("$suite" --profile "$profile" --list-groups ${filter:+--filter "$filter"})
@@ -98,7 +124,7 @@ fi
 started=$(date +%s)
 echo "bench: profile $profile, ${#groups[@]} groups, writing $final" >&2
 "$py" scripts/meta.py --profile "$profile" --filter "$filter" --command "make bench PROFILE=$profile${filter:+ FILTER=$filter}" \
-	>"$tmp/meta.json.part" && mv "$tmp/meta.json.part" "$tmp/meta.json"
+	>"$tmp/meta.json.part" && mv "$tmp/meta.json.part" "$tmp/meta.json" || fail_after "writing meta.json failed"
 
 for i in "${!groups[@]}"; do
 	g=${groups[$i]}
@@ -113,7 +139,7 @@ for i in "${!groups[@]}"; do
 		((rc > 128)) && wait # a signal: let the trap run
 		echo "bench: group '$g' failed (exit $rc); see $tmp/console.txt" >&2
 		echo "group '$g' failed with exit status $rc" >"$tmp/INCOMPLETE"
-		mv "$tmp" "$final"
+		publish
 		exit 1
 	}
 	child=
@@ -122,10 +148,10 @@ for i in "${!groups[@]}"; do
 	export OPSBENCH_PMU_QUIET=1 # the first group said what the PMU cannot count
 done
 
-"$py" scripts/merge.py "$tmp/parts" "$tmp/benchmarks.json" || exit 1
-"$py" scripts/summary.py "$tmp" || exit 1
+"$py" scripts/merge.py "$tmp/parts" "$tmp/benchmarks.json" || fail_after "merging the groups failed"
+"$py" scripts/summary.py "$tmp" || fail_after "writing the summary failed"
 elapsed=$(($(date +%s) - started))
-"$py" scripts/meta.py --update "$tmp/meta.json" --elapsed "$elapsed"
-mv "$tmp" "$final"
+"$py" scripts/meta.py --update "$tmp/meta.json" --elapsed "$elapsed" || fail_after "updating meta.json failed"
+publish || { echo "bench: cannot rename $tmp to $final" >&2; exit 1; }
 echo "bench: done in $elapsed s: $final" >&2
 [[ -z ${RUN_DIR_FILE:-} ]] || echo "$final" >"$RUN_DIR_FILE"

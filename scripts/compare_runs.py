@@ -60,6 +60,10 @@ def main():
     ap.add_argument("b")
     ap.add_argument("--out")
     args = ap.parse_args()
+    if os.path.isdir(args.a) and os.path.isdir(args.b) and os.path.samefile(args.a, args.b):
+        print(f"compare: A={args.a} and B={args.b} are the same folder: give two different runs",
+              file=sys.stderr)
+        sys.exit(2)
     try:
         A, B = report.load_run(args.a), report.load_run(args.b)
     except report.InputError as e:
@@ -106,4 +110,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)  # Ctrl-C: no traceback (the caller marks the run)
+    except BrokenPipeError:
+        sys.exit(1)

@@ -48,4 +48,9 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    try:
+        main(sys.argv)
+    except KeyboardInterrupt:
+        sys.exit(130)  # Ctrl-C: no traceback (the caller marks the run)
+    except BrokenPipeError:
+        sys.exit(1)

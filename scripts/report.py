@@ -456,4 +456,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)  # Ctrl-C: no traceback (the caller marks the run)
+    except BrokenPipeError:
+        sys.exit(1)

@@ -89,6 +89,18 @@ cases=$(cat <<'TABLE'
 2|give two results folders, A=... B=...|make --no-print-directory compare A=results
 2|PROFILE='fast'|make --no-print-directory bench PROFILE=fast
 2|RUN=/nonexistent: no such results folder|make --no-print-directory report RUN=/nonexistent
+2|--benchmark_repetitions=-1: expected a whole number of repetitions|$suite --group calib --benchmark_repetitions=-1
+2|--benchmark_repetitions=0: expected a whole number of repetitions|$suite --group calib --benchmark_repetitions=0
+2|--benchmark_min_time=-1: expected a number of seconds|$suite --group calib --benchmark_min_time=-1
+2|(a plain number: 0.05, not 0.05s)|$suite --group calib --benchmark_min_time=0.05s
+2|--benchmark_format=bogus: expected console, json or csv|$suite --group calib --benchmark_format=bogus
+2|--benchmark_out_format=xml: expected console, json or csv|$suite --group calib --benchmark_out_format=xml
+2|not a regular expression Google Benchmark can use|$suite --list --filter 'a{,3}'
+2|not a regular expression Google Benchmark can use|SUITE=$suite FILTER='a{,3}' RESULTS=$tmp/results scripts/bench.sh
+1|opsbench-run: cannot write the output: No space left on device|$run -s direct --dentries 64 --lookups 100 >/dev/full
+1|opsbench-suite: cannot write the output: No space left on device|$suite --list >/dev/full
+2|are the same folder|make --no-print-directory compare A=$tmp/run B=$tmp/run
+2|PROFILE='quick x': expected quick or full|make --no-print-directory bench PROFILE='quick x'
 TABLE
 )
 
@@ -117,6 +129,41 @@ while IFS='|' read -r want fragment cmd; do
 	fi
 done <<<"$cases"
 ((markdown)) && exit 0
+
+# Make variables are data: a quote in FILTER runs nothing.
+out=$(make --no-print-directory bench FILTER="zz'; touch $tmp/pwned; echo '" 2>&1 </dev/null)
+if [[ ! -e $tmp/pwned && $out == *"no benchmark matches FILTER="* ]]; then
+	pass=$((pass + 1))
+	echo "[       OK ] a quote in FILTER is part of the filter, not a shell command"
+else
+	fail=$((fail + 1))
+	echo "[  FAILED  ] FILTER with a quote: $(ls "$tmp"/pwned 2>/dev/null) $out"
+fi
+# A long filter is passed whole (it was cut at 512 bytes).
+long="calib/empty_loop|$(printf 'x%.0s' $(seq 700))"
+"$suite" --group calib --filter "$long" --benchmark_repetitions=1 --benchmark_min_time=0.001 \
+	--benchmark_out="$tmp/long.json" >/dev/null 2>&1
+rc=$?
+out=$(cat "$tmp/long.json" 2>/dev/null)
+if [[ $rc == 0 && $out == *'"name": "calib/empty_loop"'* ]]; then
+	pass=$((pass + 1))
+	echo "[       OK ] a 717-byte filter runs what it matches"
+else
+	fail=$((fail + 1))
+	echo "[  FAILED  ] a 717-byte filter: $(head -c 300 <<<"$out")"
+fi
+# The checked filter is the one that runs: a negated filter lists and runs the same benchmarks.
+listed=$("$suite" --group calib --list --filter '-calib/chase' | wc -l)
+"$suite" --group calib --filter '-calib/chase' --benchmark_repetitions=1 --benchmark_min_time=0.001 \
+	--benchmark_out="$tmp/neg.json" >/dev/null 2>&1
+ran=$(grep -c '"run_type": "iteration"' "$tmp/neg.json" 2>/dev/null)
+if ((listed > 0 && listed == ran)); then
+	pass=$((pass + 1))
+	echo "[       OK ] a negated filter lists and runs the same $listed benchmarks"
+else
+	fail=$((fail + 1))
+	echo "[  FAILED  ] a negated filter listed $listed benchmarks and ran $ran"
+fi
 
 # Nothing half-written: the failed bench runs above left no run folder behind.
 if [[ -z $(ls -A "$tmp/results") ]]; then

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# test_interrupt.sh - SIGINT and SIGTERM during a real `make bench` run stop
-# it cleanly: the partial run folder is marked INCOMPLETE (and make report
-# refuses it, saying why), and an earlier run is left exactly as it was.
+# test_interrupt.sh - SIGINT, SIGTERM, SIGHUP and SIGQUIT during a real
+# `make bench` run stop it cleanly: the partial run folder is marked
+# INCOMPLETE (and make report refuses it, saying why), and an earlier run is
+# left exactly as it was.  Two runs started in the same second get two
+# folders, both complete.
 #
 #   OPSBENCH_SUITE=... tests/test_interrupt.sh
 set -u
@@ -60,6 +62,23 @@ interrupt() { # signal
 
 interrupt INT
 interrupt TERM
+interrupt HUP
+interrupt QUIT
+
+# Two runs at once into one results folder: two complete folders, no data lost.
+rm -rf "$tmp/results"/*-*-2* 2>/dev/null
+for k in 1 2; do
+	SUITE=$suite PROFILE=quick FILTER='calib/empty_loop' RESULTS=$tmp/results RUN_DIR_FILE=$tmp/run.$k \
+		scripts/bench.sh >"$tmp/conc.$k" 2>&1 &
+done
+wait
+d1=$(cat "$tmp/run.1" 2>/dev/null) d2=$(cat "$tmp/run.2" 2>/dev/null)
+if [[ -n $d1 && -n $d2 && $d1 != "$d2" && -s $d1/benchmarks.json && -s $d2/benchmarks.json &&
+	! -e $d1/INCOMPLETE && ! -e $d2/INCOMPLETE && ! -e $d1/$(basename "$d2") && ! -e $d2/$(basename "$d1") ]]; then
+	ok "two concurrent runs: two complete folders ($(basename "$d1"), $(basename "$d2"))"
+else
+	bad "two concurrent runs: '$d1' and '$d2'; logs: $(tail -2 "$tmp/conc.1" "$tmp/conc.2")"
+fi
 after=$(cd "$tmp/results/earlier-run" && sha256sum ./* | sha256sum)
 if [[ $before == "$after" && $(ls "$tmp/results/earlier-run" | wc -l) == 4 ]]; then
 	ok "the earlier run is untouched"

@@ -25,6 +25,15 @@ struct ob_err {
 int ob_errorf(struct ob_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * ob_check_stdout_at_exit - make a failed write to standard output (a full
+ * disk, /dev/full, a closed pipe's EIO) a failure of the program: at exit,
+ * stdout is flushed, and if that or any earlier write failed,
+ * "@prog: cannot write the output: <reason>" goes to stderr and the exit
+ * status becomes 1.  Call once, early in main().
+ */
+void ob_check_stdout_at_exit(const char *prog);
+
 #ifdef __cplusplus
 }
 #endif

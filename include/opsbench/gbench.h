@@ -72,10 +72,27 @@ struct ob_gb_bench {
 /*
  * ob_gb_init - take Google Benchmark's --benchmark_* flags out of @argv.
  * Returns 0; prints every argument left that neither the caller nor Google
- * Benchmark knows and returns 2 if there is one.  Call after the caller has
- * removed its own flags.
+ * Benchmark knows and returns 2 if there is one, and 2 with a message for
+ * a value Google Benchmark would take silently or abort on: repetitions not
+ * in 1..100000, a min_time that is not a positive number of seconds, a
+ * format other than console, json or csv, a filter that does not compile.
+ * Call after the caller has removed its own flags.
  */
 int ob_gb_init(int *argc, char **argv);
+
+/*
+ * Benchmark filters exactly as Google Benchmark reads --benchmark_filter:
+ * a std::regex of the extended syntax, searched in the name; a leading '-'
+ * negates; empty or "all" matches every name.  One engine, so that what
+ * the caller checks and counts is what Google Benchmark then runs.
+ */
+struct ob_gb_filter;
+
+/* ob_gb_filter_new - compile @spec; NULL and a reason in @msg when it does not compile. */
+struct ob_gb_filter *ob_gb_filter_new(const char *spec, char *msg, size_t len);
+
+/* ob_gb_filter_match - does @name pass @f? */
+int ob_gb_filter_match(const struct ob_gb_filter *f, const char *name);
 
 /* ob_gb_register - add a benchmark (before ob_gb_run()).  Returns 0 or -ENOMEM. */
 int ob_gb_register(const struct ob_gb_bench *b);

@@ -6,7 +6,11 @@
 #include <benchmark/benchmark.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <regex>
 #include <string>
 #include <unistd.h>
 
@@ -109,8 +113,106 @@ void run_one(benchmark::State &st, ob_gb_bench b)
 
 extern "C" {
 
+struct ob_gb_filter {
+	std::regex re;
+	bool negate, any;
+};
+
+struct ob_gb_filter *ob_gb_filter_new(const char *spec, char *msg, size_t len)
+{
+	ob_gb_filter *f = new (std::nothrow) ob_gb_filter();
+
+	if (!f) {
+		std::snprintf(msg, len, "out of memory");
+		return nullptr;
+	}
+	f->any = !spec || !*spec || !std::strcmp(spec, "all");
+	if (f->any)
+		return f;
+	f->negate = spec[0] == '-';
+	try {
+		f->re = std::regex(spec + f->negate, std::regex::extended);
+	} catch (const std::regex_error &e) {
+		std::snprintf(msg, len, "not a regular expression Google Benchmark can use (%s)", e.what());
+		delete f;
+		return nullptr;
+	}
+	return f;
+}
+
+int ob_gb_filter_match(const struct ob_gb_filter *f, const char *name)
+{
+	if (f->any)
+		return 1;
+	return std::regex_search(name, f->re) != f->negate;
+}
+
+namespace {
+
+/* The value of --benchmark_<flag>=VALUE in @arg, or nullptr. */
+const char *flag_value(const char *arg, const char *flag)
+{
+	size_t n = std::strlen(flag);
+
+	if (std::strncmp(arg, "--benchmark_", 12) || std::strncmp(arg + 12, flag, n) || arg[12 + n] != '=')
+		return nullptr;
+	return arg + 13 + n;
+}
+
+/* Refuse what Google Benchmark would take silently or abort on. */
+bool flag_ok(const char *prog, const char *arg)
+{
+	const char *v;
+	char *end;
+
+	if ((v = flag_value(arg, "repetitions"))) {
+		long n = std::strtol(v, &end, 10);
+
+		if (*v && !*end && n >= 1 && n <= 100000)
+			return true;
+		std::fprintf(stderr, "%s: %s: expected a whole number of repetitions, 1..100000\n", prog, arg);
+		return false;
+	}
+	if ((v = flag_value(arg, "min_time"))) {
+		double t = std::strtod(v, &end);
+
+		if (*v && !*end && std::isfinite(t) && t > 0 && t <= 3600)
+			return true;
+		std::fprintf(stderr, "%s: %s: expected a number of seconds in (0, 3600] (a plain number: 0.05, not 0.05s)\n",
+			     prog, arg);
+		return false;
+	}
+	if ((v = flag_value(arg, "format")) || (v = flag_value(arg, "out_format"))) {
+		if (!std::strcmp(v, "console") || !std::strcmp(v, "json") || !std::strcmp(v, "csv"))
+			return true;
+		std::fprintf(stderr, "%s: %s: expected console, json or csv\n", prog, arg);
+		return false;
+	}
+	if ((v = flag_value(arg, "filter"))) {
+		char msg[256];
+		ob_gb_filter *f = ob_gb_filter_new(v, msg, sizeof(msg));
+
+		if (f) {
+			delete f;
+			return true;
+		}
+		std::fprintf(stderr, "%s: %s: %s\n", prog, arg, msg);
+		return false;
+	}
+	if ((v = flag_value(arg, "out")) && !*v) {
+		std::fprintf(stderr, "%s: %s: expected a file name\n", prog, arg);
+		return false;
+	}
+	return true;
+}
+
+} // namespace
+
 int ob_gb_init(int *argc, char **argv)
 {
+	for (int i = 1; i < *argc; i++)
+		if (!flag_ok(argv[0], argv[i]))
+			return 2;
 	benchmark::Initialize(argc, argv);
 	if (*argc > 1) {
 		for (int i = 1; i < *argc; i++)
