@@ -28,8 +28,9 @@ if [[ -z $cc ]]; then
 fi
 build=build/x86_64-$cc-kcfi
 
+# CC on the command line: a parent `make CC=clang` passes its CC down in MAKEFLAGS.
 check "kcfi: $cc builds the tests with -fsanitize=kcfi" \
-	make --no-print-directory VARIANT=kcfi KCFI_CC="$cc" tests
+	make --no-print-directory VARIANT=kcfi CC="$cc" CXX="${cc/clang/clang++}" tests
 check "kcfi: a mistyped indirect call traps (SIGILL), well-typed calls go through" \
 	bash -c "'$build/tests/test_kcfi' 2>&1 | tee /dev/stderr | grep -q 'PASSED  \\] 3 test' && ! '$build/tests/test_kcfi' 2>&1 | grep -q SKIPPED"
 check "kcfi: every strategy matches the reference with the checks on" "$build/tests/test_strategies"
