@@ -110,7 +110,8 @@ static uint64_t parse_count(const char *flag, const char *s, uint64_t max)
 	unsigned long long v;
 
 	errno = 0;
-	if (*s == '-' || *s == '\0')
+	/* Digits only: strtoull would take " -1" as 2^64-1. */
+	if (*s < '0' || *s > '9')
 		bad(flag, s, "expected a whole number");
 	v = strtoull(s, &end, 10);
 	if (errno || *end || v > max) {
@@ -129,7 +130,8 @@ static size_t parse_bytes(const char *flag, const char *s)
 	unsigned int shift = 0;
 
 	errno = 0;
-	if (*s == '-' || *s == '\0')
+	/* Digits first: "K" alone would be 0 bytes, " -1" 2^64-1. */
+	if (*s < '0' || *s > '9')
 		bad(flag, s, "expected bytes, e.g. 4096, 64K, 2M");
 	v = strtoull(s, &end, 10);
 	if (!strcmp(end, "K") || !strcmp(end, "KiB"))
@@ -343,12 +345,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "opsbench-run: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
-	char what[64];
+	/* Name every flag that makes the memory needed, with its share of it. */
+	char what[192];
+	size_t tree_bytes = workload_memory_estimate(&o.wl, s->object_size);
+	size_t pollute_bytes = ob_pollute_buffer_size(o.pollute);
 
-	snprintf(what, sizeof(what), "a tree of %zu dentries", o.wl.dentries);
-	if (ob_check_memory(workload_memory_estimate(&o.wl, s->object_size) +
-			    ob_pollute_buffer_size(o.pollute), what, &err)) {
-		fprintf(stderr, "opsbench-run: --dentries %zu: %s\n", o.wl.dentries, err.msg);
+	snprintf(what, sizeof(what),
+		 "--dentries %zu and --paths %zu (%zu MiB) with --pollute %zu (a %zu MiB buffer)",
+		 o.wl.dentries, o.wl.lookups, tree_bytes >> 20, o.pollute, pollute_bytes >> 20);
+	if (ob_check_memory(tree_bytes + pollute_bytes, what, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
 	if (workload_generate(&o.wl, &wl, &err)) {

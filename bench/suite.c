@@ -388,6 +388,20 @@ rest:
 	n_groups = all_groups(&cfg, &groups);
 
 	if (list_groups || list) {
+		size_t shown = 0;
+
+		if (list && group && strcmp(group, "all")) {
+			size_t i;
+
+			for (i = 0; i < n_groups && strcmp(group, groups[i].name); i++)
+				;
+			if (i == n_groups) {
+				fprintf(stderr, "opsbench-suite: --group '%s': no such group in profile %s (see --list-groups)\n",
+					group, profiles[cfg.profile].name);
+				return EXIT_USAGE;
+			}
+		}
+
 		for (size_t i = 0; i < n_groups; i++) {
 			struct bench_list l = { 0 };
 			bool any = false;
@@ -399,11 +413,17 @@ rest:
 				if (!filter_match(filter, l.v[k].name))
 					continue;
 				any = true;
+				shown++;
 				if (list)
 					printf("%s\n", l.v[k].name);
 			}
 			if (list_groups && any)
 				printf("%s\n", groups[i].name);
+		}
+		if (list && !shown) {
+			fprintf(stderr, "opsbench-suite: --list: no benchmark matches (group '%s', filter '%s')\n",
+				group ? group : "all", spec ? spec : "");
+			return EXIT_USAGE;
 		}
 		return 0;
 	}

@@ -52,9 +52,11 @@ def load_gb(path):
         raise ResultsError(f"{path}: no 'benchmarks' list: not Google Benchmark JSON")
     out = {}
     skipped = {}
+    seen = set()
     for b in data["benchmarks"]:
-        if not isinstance(b, dict) or "name" not in b:
-            raise ResultsError(f"{path}: a benchmark entry without a name")
+        if not isinstance(b, dict) or not isinstance(b.get("name"), str) or \
+                not isinstance(b.get("run_name", ""), str):
+            raise ResultsError(f"{path}: a benchmark entry without a name (or with one that is not a string)")
         if b.get("error_occurred"):
             skipped[strip_gb_suffixes(b.get("run_name", b["name"]))] = b.get("error_message", "error")
             continue
@@ -67,13 +69,28 @@ def load_gb(path):
             raise ResultsError(f"{path}: {name}: no usable real_time/time_unit") from None
         if not math.isfinite(ns):
             raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} is not a finite number")
+        # A time is positive and below an hour per iteration; anything else is a broken file.
+        # (Cold-mode samples are differences, the timer's overhead subtracted: they may
+        # fall below 0 when a lookup is quicker than the timer's own noise.)
+        cold = "/mode:cold/" in name
+        if not (abs(ns) < 3.6e12 if cold else 0 < ns < 3.6e12):
+            raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} "
+                               f"{b.get('time_unit', 'ns')} is not a plausible time (0 < t < 1 h)")
+        # One sample per repetition (and per round): a duplicate means a file merged twice.
+        key = (name, b.get("repetition_index"), b.get("round"), b.get("per_family_instance_index"))
+        if key in seen:
+            raise ResultsError(f"{path}: {name}: the same sample twice (repetition "
+                               f"{b.get('repetition_index')}, round {b.get('round')})")
+        seen.add(key)
         entry = out.setdefault(name, {"samples": [], "counters": {}, "label": b.get("label")})
         entry["samples"].append(ns)
         for k, v in b.items():
-            if isinstance(v, (int, float)) and k not in (
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in (
                     "real_time", "cpu_time", "iterations", "repetitions",
                     "repetition_index", "threads", "family_index",
                     "per_family_instance_index"):
+                if not math.isfinite(v):
+                    raise ResultsError(f"{path}: {name}: counter {k}={v!r} is not a finite number")
                 entry["counters"].setdefault(k, []).append(float(v))
     return out, skipped
 

@@ -52,10 +52,54 @@ def read_csv(path, columns):
     for r in rows:
         for c in columns[2:]:
             try:
-                float(r[c])
+                v = float(r[c])
             except (TypeError, ValueError):
                 raise InputError(f"{path}: {c}={r.get(c)!r} is not a number") from None
+            if not (math.isfinite(v) and v >= 0):
+                raise InputError(f"{path}: {r.get('scenario')}/{r.get('strategy')}: {c}={r[c]!r} "
+                                 "is not a finite count of at least 0")
     return rows
+
+
+# meta.json fields the report reads, and the types they must have (None allowed).
+META_TYPES = {"date": str, "host": str, "arch": str, "kernel": str, "os": str, "cpu_model": str,
+              "cpus_online": int, "caches": list, "hypervisor": str, "governor": str, "boost": str,
+              "transparent_hugepage": str, "perf_event_paranoid": str, "cc": dict, "cxx": dict,
+              "cflags": str, "variants": list, "variant_flags": dict, "cpu": dict,
+              "vulnerabilities": dict, "git": dict, "profile": str, "filter": str, "command": str,
+              "elapsed_s": (int, float)}
+
+
+def check_meta(path, meta):
+    if not isinstance(meta, dict):
+        raise InputError(f"{path}: not an object")
+    for k, t in META_TYPES.items():
+        v = meta.get(k)
+        if v is not None and (not isinstance(v, t) or isinstance(v, bool)):
+            raise InputError(f"{path}: {k}={v!r}: expected {getattr(t, '__name__', 'a number')}")
+    if any(not isinstance(v, str) for v in meta.get("variants") or []):
+        raise InputError(f"{path}: variants: expected a list of names")
+    for c in meta.get("caches") or []:
+        if not isinstance(c, dict):
+            raise InputError(f"{path}: caches: expected a list of objects")
+    return meta
+
+
+def check_disasm(path, dis):
+    """disasm.json: {strategy: {site: {column: instruction count}}}."""
+    if dis is None:
+        return {}
+    counts = dis.get("instructions_per_site") if isinstance(dis, dict) else None
+    if not isinstance(counts, dict):
+        raise InputError(f"{path}: no instructions_per_site object")
+    for s, sites in counts.items():
+        if not isinstance(sites, dict):
+            raise InputError(f"{path}: {s}: expected an object of sites")
+        for site, cols in sites.items():
+            if not isinstance(cols, dict) or any(
+                    not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in cols.values()):
+                raise InputError(f"{path}: {s}/{site}: expected instruction counts (whole numbers)")
+    return counts
 
 
 CACHESIM_COLUMNS = ["scenario", "strategy", "instructions_per_lookup", "data_reads_per_lookup",
@@ -76,10 +120,8 @@ def load_run(d):
         results, skipped = obstats.load_gb(os.path.join(d, "benchmarks.json"))
     except obstats.ResultsError as e:
         raise InputError(str(e)) from None
-    meta = read_json(os.path.join(d, "meta.json"), required=True)
-    if not isinstance(meta, dict):
-        raise InputError(f"{os.path.join(d, 'meta.json')}: not an object")
-    disasm = read_json(os.path.join(d, "disasm.json"), required=False)
+    meta = check_meta(os.path.join(d, "meta.json"), read_json(os.path.join(d, "meta.json"), required=True))
+    disasm = check_disasm(os.path.join(d, "disasm.json"), read_json(os.path.join(d, "disasm.json"), required=False))
     object_size = {}
     for name, e in results.items():
         words, _ = obstats.parse_name(name)
@@ -91,7 +133,7 @@ def load_run(d):
         "skipped": skipped,
         "meta": meta,
         "cachesim": read_csv(os.path.join(d, "cachesim.csv"), CACHESIM_COLUMNS),
-        "disasm": (disasm or {}).get("instructions_per_site", {}),
+        "disasm": disasm,
         "object_size": object_size,
         "hyperfine": read_json(os.path.join(d, "hyperfine.json"), required=False),
         "perf_md": os.path.exists(os.path.join(d, "perf.md")),

@@ -629,6 +629,11 @@ int workload_generate(const struct workload_params *p, struct workload *wl,
 	for (unsigned int span = 36; span < 2 * g.fanout; span *= 36)
 		g.suffix_width++;
 	g.suffix_width++;
+	/* Names end in a base-36 index that keeps siblings apart: it needs the room. */
+	if (p->name_max < g.suffix_width)
+		return ob_errorf(err, -EINVAL,
+				 "name_max=%u: names must have at least %u bytes to be distinct among %u children per directory (raise --name-max or lower --fanout)",
+				 p->name_max, g.suffix_width, g.fanout);
 	ob_rng_seed(&g.rng, p->seed);
 
 	ret = build_tree(&g, wl);

@@ -101,6 +101,12 @@ cases=$(cat <<'TABLE'
 1|opsbench-suite: cannot write the output: No space left on device|$suite --list >/dev/full
 2|are the same folder|make --no-print-directory compare A=$tmp/run B=$tmp/run
 2|PROFILE='quick x': expected quick or full|make --no-print-directory bench PROFILE='quick x'
+2|--pollute 'K': expected bytes|$run -s direct --pollute K
+2|--seed ' -1': expected a whole number|$run -s direct --seed ' -1'
+2|names must have at least 2 bytes to be distinct|$run -s direct --name-min 1 --name-max 1
+2|with --pollute 1073741824 (a 4096 MiB buffer) needs about|ulimit -v 3000000; $run -s direct --dentries 64 --pollute 1024M
+2|--list: no benchmark matches (group 'all', filter 'zzz')|$suite --list --filter zzz
+2|--group 'nosuch': no such group|$suite --list --group nosuch
 TABLE
 )
 

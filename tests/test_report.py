@@ -99,8 +99,6 @@ class TestPlotsNeverFailTheReport(Fixture):
         for b in data["benchmarks"]:
             if "/mode:cold/" in b["name"]:
                 b["real_time"] = -abs(b["real_time"])   # timer overhead larger than the lookup
-            if b["name"].startswith("lookup/direct/mode:throughput"):
-                b["real_time"] = 0.0
         with open(path, "w") as f:
             json.dump(data, f)
         res = subprocess.run([sys.executable, REPORT, d], capture_output=True, text=True)
@@ -110,6 +108,83 @@ class TestPlotsNeverFailTheReport(Fixture):
             report = f.read()
         self.assertIn("## Plots", report)
         self.assertIn("## Claims of the article", report)
+
+
+class TestBadNumbers(Fixture):
+    """Numbers no run can produce are refused, naming the file and the field."""
+
+    def edited(self, edit):
+        d = self.copy("supported")
+        path = os.path.join(d, "benchmarks.json")
+        with open(path) as f:
+            data = json.load(f)
+        edit(data["benchmarks"])
+        with open(path, "w") as f:
+            json.dump(data, f)
+        return subprocess.run([sys.executable, REPORT, d, "--no-plots"], capture_output=True, text=True)
+
+    def refused(self, res, fragment):
+        self.assertEqual(res.returncode, 2, res.stdout + res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+        self.assertIn(fragment, res.stderr)
+
+    def first_throughput(self, bs):
+        return next(b for b in bs if b["name"].startswith("lookup/direct/mode:throughput"))
+
+    def test_zero_time_is_refused(self):
+        self.refused(self.edited(lambda bs: self.first_throughput(bs).update(real_time=0.0)),
+                     "is not a plausible time")
+
+    def test_negative_throughput_time_is_refused(self):
+        self.refused(self.edited(lambda bs: self.first_throughput(bs).update(real_time=-3.0)),
+                     "is not a plausible time")
+
+    def test_absurd_time_is_refused(self):
+        self.refused(self.edited(lambda bs: self.first_throughput(bs).update(real_time=1e300)),
+                     "is not a plausible time")
+
+    def test_nan_and_inf_are_refused(self):
+        self.refused(self.edited(lambda bs: self.first_throughput(bs).update(real_time=float("nan"))),
+                     "not a finite number")
+        self.refused(self.edited(lambda bs: self.first_throughput(bs).update(real_time=float("inf"))),
+                     "not a finite number")
+
+    def test_non_string_name_is_refused(self):
+        self.refused(self.edited(lambda bs: bs[0].update(name=42, run_name=42)), "not a string")
+
+    def test_duplicated_sample_is_refused(self):
+        self.refused(self.edited(lambda bs: bs.append(dict(self.first_throughput(bs)))), "the same sample twice")
+
+    def test_wrong_meta_type_is_refused(self):
+        d = self.copy("supported")
+        path = os.path.join(d, "meta.json")
+        with open(path) as f:
+            meta = json.load(f)
+        meta["variants"] = "plain"
+        with open(path, "w") as f:
+            json.dump(meta, f)
+        res = subprocess.run([sys.executable, REPORT, d, "--no-plots"], capture_output=True, text=True)
+        self.refused(res, "variants='plain': expected list")
+
+    def test_nan_in_cachesim_is_refused(self):
+        d = self.copy("supported")
+        path = os.path.join(d, "cachesim.csv")
+        with open(path) as f:
+            lines = f.read().splitlines()
+        cells = lines[1].split(",")
+        cells[3] = "nan"  # instructions_per_lookup
+        lines[1] = ",".join(cells)
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        res = subprocess.run([sys.executable, REPORT, d, "--no-plots"], capture_output=True, text=True)
+        self.refused(res, "is not a finite count")
+
+    def test_bad_disasm_counts_are_refused(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "disasm.json"), "w") as f:
+            json.dump({"instructions_per_site": {"null_tested": {"site_d_hash": {"x86_64": "nine"}}}}, f)
+        res = subprocess.run([sys.executable, REPORT, d, "--no-plots"], capture_output=True, text=True)
+        self.refused(res, "expected instruction counts")
 
 
 class TestBadInput(Fixture):
