@@ -261,9 +261,5 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit(130)  # Ctrl-C: no traceback (the caller marks the run)
-    except BrokenPipeError:
-        sys.exit(1)
+    import obstats  # noqa: E402 (scripts/ is on sys.path)
+    obstats.run_main(main)

@@ -48,9 +48,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        main(sys.argv)
-    except KeyboardInterrupt:
-        sys.exit(130)  # Ctrl-C: no traceback (the caller marks the run)
-    except BrokenPipeError:
-        sys.exit(1)
+    import obstats  # noqa: E402 (scripts/ is on sys.path)
+    obstats.run_main(main, sys.argv)

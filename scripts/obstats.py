@@ -18,6 +18,7 @@ difference (80% power at 5%, two-sided).  A ratio whose interval holds 1 is
 "no measurable difference".
 """
 import json
+import sys
 import math
 import random
 import re
@@ -224,3 +225,14 @@ def chase_table(results):
             if ns > 0:
                 out.append((int(args["bytes"]), ns))
     return sorted(out)
+
+
+def run_main(main, *args):
+    """Run a script's main(): Ctrl-C ends it with 130 and a closed pipe with 1,
+    without a traceback (the caller, bench.sh, marks the run)."""
+    try:
+        main(*args)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)

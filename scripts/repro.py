@@ -80,9 +80,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit(130)  # Ctrl-C: no traceback (the caller marks the run)
-    except BrokenPipeError:
-        sys.exit(1)
+    obstats.run_main(main)
