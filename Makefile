@@ -218,7 +218,7 @@ bench-run:
 		if [ $$v = kcfi ]; then cc="CC=$(KCFI_CC) CXX=$(subst clang,clang++,$(KCFI_CC))"; else cc=; fi; \
 		$(MAKE) --no-print-directory VARIANT=$$v $$cc suite || exit; \
 	done
-	@SUITE=$(SUITE) VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
+	@exec env SUITE=$(SUITE) VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
 	 OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
 	 OB_VARIANTS='plain $(BENCH_VARIANTS)' $(foreach v,$(BENCH_VARIANTS),$(call flags_env,$(v))) \
 	 scripts/bench.sh
@@ -237,22 +237,23 @@ deps-cachesim:
 	@scripts/deps.sh cachesim
 
 cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per lookup, every strategy (GEOMETRY=host|zen4|neoverse-n1, RUN=folder)
+	@python3 scripts/cachesim.py --check --driver $(BUILD)/bin/opsbench-run --geometry "$$GEOMETRY"
 	@dir=$$(COMMAND='make cachesim' scripts/results-dir.sh) && \
-	 python3 scripts/cachesim.py --driver $(BUILD)/bin/opsbench-run --out "$$dir" --geometry "$$GEOMETRY"
+	 exec python3 scripts/cachesim.py --driver $(BUILD)/bin/opsbench-run --out "$$dir" --geometry "$$GEOMETRY"
 
 deps-perf:
 	@scripts/deps.sh perf
 
 perf: deps-perf $(TOOLS) ## perf stat of every strategy, setup subtracted (RUN=folder)
 	@dir=$$(COMMAND='make perf' scripts/results-dir.sh) && \
-	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" scripts/perf.sh
+	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" exec scripts/perf.sh
 
 deps-hyperfine:
 	@scripts/deps.sh hyperfine
 
 hyperfine: deps-hyperfine $(TOOLS) ## every strategy as a whole process under hyperfine (RUN=folder)
 	@dir=$$(COMMAND='make hyperfine' scripts/results-dir.sh) && \
-	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" scripts/hyperfine.sh
+	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" exec scripts/hyperfine.sh
 
 # ---- arm64: cross-built here, tests run under qemu-aarch64 ----
 QEMU		?= qemu-aarch64
@@ -305,6 +306,7 @@ deps-report:
 report: deps-report ## report.md, plots and claims for RUN=folder (default: the newest complete run)
 	@$(MAKE) --no-print-directory $(DISASM_X86)
 	@dir=$$(scripts/results-dir.sh --existing) && \
+	 python3 scripts/report.py --check "$$dir" && \
 	 python3 scripts/disasm.py --dir $(DISASM_DIR) --out "$$dir/disasm.md" --columns $(DISASM_X86_COLS) >/dev/null && \
 	 python3 scripts/report.py "$$dir"
 

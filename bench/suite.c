@@ -467,6 +467,9 @@ rest:
 	if (ob_gb_init(&gb_argc, gb_argv))
 		return EXIT_USAGE;
 
+	size_t ran, skipped;
+	char skip_why[512];
+
 	for (size_t i = 0; i < n_groups; i++) {
 		struct bench_list l = { 0 };
 
@@ -485,9 +488,15 @@ rest:
 			group, profiles[cfg.profile].name);
 		return EXIT_USAGE;
 	}
-	if (!ob_gb_run(expected)) {
+	ran = ob_gb_run(expected, &skipped, skip_why, sizeof(skip_why));
+	if (!ran) {
 		fprintf(stderr, "opsbench-suite: no benchmark of group '%s' matches the filter\n", group);
 		return EXIT_USAGE;
+	}
+	if (skipped == ran) {
+		fprintf(stderr, "opsbench-suite: every benchmark of group '%s' was skipped (%zu; the first: %s)\n",
+			group, skipped, skip_why);
+		return 1;
 	}
 	return check_out_file(gb_argc, gb_argv);
 }

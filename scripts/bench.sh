@@ -37,37 +37,10 @@ if [[ -n $filter ]] && ! "$suite" --filter "$filter" --list-groups >/dev/null; t
 	exit 2
 fi
 
-host=$(hostname -s 2>/dev/null || hostname)
-arch=$(uname -m)
-name="$host-$arch-$(date +%Y%m%d-%H%M%S)"
-# Claim a name atomically: mkdir of the hidden folder fails if another run
-# (started in the same second) holds it, and that run then owns the name.
-if ! mkdir -p "$results" 2>/dev/null || [[ ! -d $results || ! -w $results ]]; then
-	echo "bench: RESULTS=$results: cannot create a run folder there (not a writable directory)" >&2
-	exit 2
-fi
-for ((n = 1; n < 1000; n++)); do
-	final="$results/$name$( ((n > 1)) && echo "-$n")"
-	tmp="$results/.$(basename "$final").tmp"
-	[[ -e $final ]] && continue
-	mkdir "$tmp" 2>/dev/null && break
-	[[ -e $tmp ]] && continue
-	echo "bench: RESULTS=$results: cannot create a run folder there" >&2
-	exit 2
-done
+. scripts/run-folder.sh
+claim_run_folder "$results"
 mkdir "$tmp/parts" || exit 2
 
-# Rename the finished (or interrupted) folder to its final name; one that a
-# concurrent run took meanwhile is never entered or overwritten (mv -T).
-publish() {
-	local n=2 base=$final
-	until mv -T "$tmp" "$final" 2>/dev/null; do
-		[[ -e $tmp ]] || return 1
-		final="$base-r$n"
-		n=$((n + 1))
-		((n < 100)) || return 1
-	done
-}
 fail_after() { # what failed: mark the folder, publish it, exit 1
 	echo "$1" >"$tmp/INCOMPLETE"
 	publish
@@ -81,10 +54,12 @@ finish_incomplete() {
 		kill -TERM "$child" 2>/dev/null
 		wait "$child" 2>/dev/null
 	fi
-	printf 'interrupted by %s after %d of %d groups at %s\n' "$1" "$done" "${#groups[@]}" \
+	local by=$1
+	[[ -s $tmp/.stopped-by ]] && by=$(<"$tmp/.stopped-by") && rm -f "$tmp/.stopped-by"
+	printf 'interrupted by %s after %d of %d groups at %s\n' "$by" "$done" "${#groups[@]}" \
 		"$(date -Is)" >"$tmp/INCOMPLETE"
 	publish
-	echo "bench: interrupted by $1; the partial run is in $final, marked INCOMPLETE" >&2
+	echo "bench: interrupted by $by; the partial run is in $final, marked INCOMPLETE" >&2
 	exit 130
 }
 done=0
@@ -94,6 +69,8 @@ trap 'finish_incomplete SIGINT' INT
 trap 'finish_incomplete SIGTERM' TERM
 trap 'finish_incomplete SIGHUP' HUP
 trap 'finish_incomplete SIGQUIT' QUIT
+watch_make "$tmp/.stopped-by"
+trap '[[ -z $watcher ]] || kill "$watcher" 2>/dev/null' EXIT
 
 # The runs: a group and the suite (build) that runs it.
 mapfile -t groups < <("$suite" --profile "$profile" --list-groups ${filter:+--filter "$filter"})

@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from obstats import read_text  # noqa: E402
+from obstats import read_text, write_atomic, finish_run  # noqa: E402
 import tempfile
 
 # Named geometries: (size, associativity, line) for I1, D1 and LL.  The LL of
@@ -153,29 +153,29 @@ def run_one(driver, geometry, flags, lookups, workdir):
     return counts
 
 
-def write_atomic(path, text):
-    tmp = path + ".part"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--driver", required=True)
-    ap.add_argument("--out", required=True, help="results folder to write into")
-    ap.add_argument("--geometry", default="host", choices=["host"] + sorted(GEOMETRIES))
+    ap.add_argument("--out", help="results folder to write into (required but with --check)")
+    ap.add_argument("--geometry", default="host", help="host (sysfs), " + ", ".join(sorted(GEOMETRIES)))
+    ap.add_argument("--check", action="store_true",
+                    help="check every input (geometry, tools, driver, strategies) and exit: writes nothing")
     ap.add_argument("--lookups", type=int, default=20000, help="lookups per run, at least 1")
     ap.add_argument("--scenarios", default="all", choices=["all", "tiny"])
     ap.add_argument("--strategies", default="", help="comma-separated; default: all")
     args = ap.parse_args()
 
     try:
+        if not args.out and not args.check:
+            raise CachesimError("--out DIR is required")
         if args.lookups < 1:
             raise CachesimError(f"--lookups {args.lookups}: must be at least 1")
-        if not os.path.isdir(args.out):
+        if args.geometry not in ["host"] + sorted(GEOMETRIES):
+            raise CachesimError(f"GEOMETRY={args.geometry} (--geometry): expected host, "
+                                + ", ".join(sorted(GEOMETRIES)))
+        if not args.check and not os.path.isdir(args.out):
             raise CachesimError(f"--out {args.out}: no such folder")
-        if not os.access(args.out, os.W_OK):
+        if not args.check and not os.access(args.out, os.W_OK):
             raise CachesimError(f"--out {args.out}: not writable")
         for tool in ("valgrind", "setarch"):
             if not shutil.which(tool):
@@ -189,6 +189,9 @@ def main():
         if unknown:
             raise CachesimError(f"--strategies: no such strategy: {', '.join(sorted(unknown))}")
         scenarios = TINY if args.scenarios == "tiny" else SCENARIOS
+        if args.check:
+            return
+        obstats.watch_make()
 
         rows = []
         total = sum(1 for _ in scenarios) * len(strats)
@@ -258,6 +261,7 @@ def main():
         md.append("")
     write_atomic(os.path.join(args.out, "cachesim.md"), "\n".join(md) + "\n")
     print("\n".join(md))
+    finish_run(args.out)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ are grouped by scenario.  Exit status 2 for a missing or malformed folder.
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -65,7 +64,8 @@ def main():
               file=sys.stderr)
         sys.exit(2)
     try:
-        A, B = report.load_run(args.a), report.load_run(args.b)
+        # A is only read; B receives the comparison unless --out names a file.
+        A, B = report.load_run(args.a, writes=False), report.load_run(args.b, writes=not args.out)
     except report.InputError as e:
         print(f"compare: {e}", file=sys.stderr)
         sys.exit(2)
@@ -102,10 +102,7 @@ def main():
     only_b = sorted(set(B["results"]) - set(A["results"]))
     if only_a or only_b:
         lines.append(f"Benchmarks in only one run: {len(only_a)} in A, {len(only_b)} in B (not compared).\n")
-    tmp = out_path + ".part"
-    with open(tmp, "w") as f:
-        f.write("\n".join(lines))
-    os.replace(tmp, out_path)
+    obstats.write_atomic(out_path, "\n".join(lines))
     print(f"compare: wrote {out_path} ({len(common)} benchmarks in both; {how})")
 
 

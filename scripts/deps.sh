@@ -51,9 +51,13 @@ for group in "$@"; do
 done
 
 missing=()
+# A name without :arch is the native package (or an arch-independent one):
+# with arm64 libraries beside amd64 ones, dpkg-query lists both, one a line.
+native=$(dpkg --print-architecture 2>/dev/null || echo none)
 for p in "${pkgs[@]}"; do
-	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	[[ "$status" == "install ok installed" ]] || missing+=("$p")
+	if [[ $p == *:* ]]; then want=(-e "|${p#*:}$"); else want=(-e "|$native$" -e '|all$'); fi
+	dpkg-query -W -f='${Status}|${Architecture}\n' "${p%%:*}" 2>/dev/null |
+		grep '^install ok installed|' | grep -q "${want[@]}" || missing+=("$p")
 done
 # Remove duplicates while keeping order.
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')

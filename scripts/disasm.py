@@ -14,7 +14,6 @@ counts, then per strategy and site each architecture's variants in columns.
 A column whose folder is missing is left out (and said).
 """
 import argparse
-import json
 import os
 import re
 import shutil
@@ -150,17 +149,11 @@ def main():
                         row += f"{cell[:WIDTH - 2]:<{WIDTH}}"
                     out.append(row.rstrip())
                 out.append("```\n")
-    tmp = args.out + ".part"
-    with open(tmp, "w") as f:
-        f.write("\n".join(out) + "\n")
-    os.replace(tmp, args.out)
+    obstats.write_atomic(args.out, "\n".join(out) + "\n")
     counts = {s: {site: {v: len(code[(v, s, site)]) for v, _, _, _ in variants} for site, _ in SITES}
               for s in strategies}
     json_out = os.path.splitext(args.out)[0] + ".json"
-    with open(json_out + ".part", "w") as f:
-        json.dump({"instructions_per_site": counts}, f, indent=1)
-        f.write("\n")
-    os.replace(json_out + ".part", json_out)
+    obstats.write_json(json_out, {"instructions_per_site": counts})
     print(f"disasm: wrote {args.out}", file=sys.stderr)
     print("\n".join(out[3:summary_end]))
 

@@ -16,12 +16,15 @@ if ! command -v hyperfine >/dev/null; then
 	echo "hyperfine: not installed (\`make hyperfine\` installs it with apt-get; install hyperfine by hand if that failed)" >&2
 	exit 1
 fi
+. "$(dirname "$0")/run-folder.sh"
+stop_on_signals hyperfine
 cmds=(-n "setup only (0 lookups)" "$driver --no-pmu --strategy default_ops --lookups 0 $scenario")
 for s in $("$driver" --list | awk 'NR > 1 && NF && !/^scenario|^  / { print $1 }'); do
 	[[ $s == direct && " $scenario " != *" --custom 0 "* ]] && continue
 	cmds+=(-n "$s" "$driver --no-pmu --strategy $s --lookups $lookups $scenario")
 done
-hyperfine -N --warmup 2 --runs "$runs" --export-json "$out/hyperfine.json.part" \
+run_child hyperfine -N --warmup 2 --runs "$runs" --export-json "$out/hyperfine.json.part" \
 	--export-markdown "$out/hyperfine.md.part" "${cmds[@]}"
 mv "$out/hyperfine.json.part" "$out/hyperfine.json"
 mv "$out/hyperfine.md.part" "$out/hyperfine.md"
+finish_run_folder "$out"

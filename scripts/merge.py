@@ -40,11 +40,7 @@ def main(argv):
         if merged is None:
             merged = {"context": part.get("context", {}), "benchmarks": []}
         merged["benchmarks"].extend(part["benchmarks"])
-    tmp = out + ".part"
-    with open(tmp, "w") as f:
-        json.dump(merged, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, out)
+    obstats.write_json(out, merged)
 
 
 if __name__ == "__main__":

@@ -163,11 +163,7 @@ def main():
         except (OSError, ValueError) as e:
             sys.exit(f"meta.py: {args.update}: {e}")
         meta["elapsed_s"] = args.elapsed
-        tmp = args.update + ".part"
-        with open(tmp, "w") as f:
-            json.dump(meta, f, indent=1)
-            f.write("\n")
-        os.replace(tmp, args.update)
+        obstats.write_json(args.update, meta)
         return
     json.dump(describe(args), sys.stdout, indent=1)
     sys.stdout.write("\n")

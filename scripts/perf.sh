@@ -14,6 +14,8 @@ out=${OUT:?}
 repeat=${REPEAT:-5}
 lookups=${LOOKUPS:-2000000}
 read -r -a scenario <<<"${SCENARIO:---dentries 128 --custom 0}"
+. "$(dirname "$0")/run-folder.sh"
+stop_on_signals perf
 events=cycles:u,instructions:u,branches:u,branch-misses:u,L1-dcache-load-misses:u,LLC-load-misses:u
 
 if ! command -v perf >/dev/null; then
@@ -26,13 +28,14 @@ if ! grep -qE '^[0-9]+,' <<<"$probe"; then
 	msg="perf: hardware counters are not available here (${why:-perf stat failed}: a VM without a PMU, or perf_event_paranoid); make cachesim gives simulated instructions and cache misses"
 	echo "$msg" >&2
 	printf '## perf stat\n\n%s\n' "$msg" >"$out/perf.md.part" && mv "$out/perf.md.part" "$out/perf.md"
+	finish_run_folder "$out"
 	exit 0
 fi
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[[ -z $watcher ]] || kill "$watcher" 2>/dev/null; rm -f "$_stop_reason"; rm -rf "$tmp"' EXIT
 stat() { # strategy lookups -> CSV "event,value" averaged over the repeats
-	perf stat -x, -r "$repeat" -e "$events" -o "$tmp/stat" -- \
+	run_child perf stat -x, -r "$repeat" -e "$events" -o "$tmp/stat" -- \
 		"$driver" --no-pmu --strategy "$1" --lookups "$2" "${scenario[@]}" >/dev/null || return 1
 	awk -F, '$1 ~ /^[0-9.]+$/ { sub(/:u$/, "", $3); print $3 "," $1 }' "$tmp/stat"
 }
@@ -64,4 +67,5 @@ for s in strategies:
     print(f"| {s} | " + " | ".join(value.get((s, e), "n/a") for e in events) + " |")
 PY
 mv "$out/perf.md.part" "$out/perf.md"
+finish_run_folder "$out"
 cat "$out/perf.md"

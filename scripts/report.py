@@ -106,11 +106,12 @@ CACHESIM_COLUMNS = ["scenario", "strategy", "instructions_per_lookup", "data_rea
                     "D1_misses_per_lookup", "D1_read_misses_per_lookup", "LL_misses_per_lookup"]
 
 
-def load_run(d):
-    """Everything a report needs from folder @d, checked."""
+def load_run(d, writes=True):
+    """Everything a report needs from folder @d, checked; @writes: the
+    caller writes into @d, so it must be writable."""
     if not os.path.isdir(d):
         raise InputError(f"{d}: no such results folder")
-    if not os.access(d, os.W_OK):
+    if writes and not os.access(d, os.W_OK):
         raise InputError(f"{d}: not writable: the report is written into the results folder")
     inc = os.path.join(d, "INCOMPLETE")
     if os.path.exists(inc):
@@ -423,9 +424,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run")
     ap.add_argument("--no-plots", action="store_true", help="skip gnuplot (tests)")
+    ap.add_argument("--check", action="store_true",
+                    help="check that RUN is a complete, readable run and exit: writes nothing")
     args = ap.parse_args()
     try:
         data = load_run(args.run)
+        if args.check:
+            return
         made, skipped_plots = ([], {}) if args.no_plots else \
             plots.make_all(args.run, data["results"], data["meta"], data["cachesim"])
         verdicts = claims.evaluate(data)
@@ -488,10 +493,7 @@ def main():
 
     for name, text in (("report.md", "\n".join(parts)),
                        ("claims.json", json.dumps(verdicts, indent=1) + "\n")):
-        tmp = os.path.join(args.run, name + ".part")
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, os.path.join(args.run, name))
+        obstats.write_atomic(os.path.join(args.run, name), text)
     print(f"report: wrote {os.path.join(args.run, 'report.md')} ({len(made)} plots)")
     for c in verdicts:
         print(f"  - {c['verdict']}: {c['claim']}")

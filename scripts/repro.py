@@ -72,10 +72,7 @@ def main():
                  f"the largest difference is {worst * 100:.1f}%.")
     text = "\n".join(lines) + "\n"
     if args.out:
-        tmp = args.out + ".part"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, args.out)
+        obstats.write_atomic(args.out, text)
     print(text, end="")
 
 

@@ -35,10 +35,7 @@ def main(argv):
         lookups,
         report.dispatch_section(data["results"]),
         report.calibration_section(data["results"], data["meta"])) if s)
-    tmp = os.path.join(argv[1], "summary.md.part")
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, os.path.join(argv[1], "summary.md"))
+    obstats.write_atomic(os.path.join(argv[1], "summary.md"), text)
     print(text)
 
 

@@ -28,6 +28,12 @@ ln -sf "$py" "$tmp/novg/python3"
 ln -sf "$(command -v gnuplot || echo /bin/false)" "$tmp/novg/gnuplot"
 ln -sf "$(command -v valgrind || echo /bin/false)" "$tmp/nogp/valgrind"
 cp -r tests/fixtures/report/supported "$tmp/run"
+# A source folder (make report RUN=src must write nothing there), and a run
+# whose every write hits a full disk (its part files lead to /dev/full).
+mkdir "$tmp/src" && cp src/*.c "$tmp/src/"
+cp -r tests/fixtures/report/supported "$tmp/full"
+for f in summary.md meta.json; do ln -s /dev/full "$tmp/full/$f.part"; done
+results_before=$(ls -A results 2>/dev/null | sort | sha256sum)
 
 # exit | message fragment | command
 cases=$(cat <<'TABLE'
@@ -80,7 +86,7 @@ cases=$(cat <<'TABLE'
 2|no such strategy: nosuch|python3 scripts/cachesim.py --driver $run --out $tmp --strategies nosuch
 2|--out /nonexistent: no such folder|python3 scripts/cachesim.py --driver $run --out /nonexistent
 2|--lookups 0: must be at least 1|python3 scripts/cachesim.py --driver $run --out $tmp --lookups 0
-2|invalid choice: 'pentium'|python3 scripts/cachesim.py --driver $run --out $tmp --geometry pentium
+2|GEOMETRY=pentium (--geometry): expected host|python3 scripts/cachesim.py --driver $run --out $tmp --geometry pentium
 2|valgrind not found|PATH=$tmp/novg python3 scripts/cachesim.py --driver $run --out $tmp
 2|gnuplot not found|PATH=$tmp/nogp python3 scripts/report.py $tmp/run
 2|/nonexistent/run: no such results folder|python3 scripts/report.py /nonexistent/run
@@ -107,6 +113,11 @@ cases=$(cat <<'TABLE'
 2|with --pollute 1073741824 (a 4096 MiB buffer) needs about|ulimit -v 3000000; $run -s direct --dentries 64 --pollute 1024M
 2|--list: no benchmark matches (group 'all', filter 'zzz')|$suite --list --filter zzz
 2|--group 'nosuch': no such group|$suite --list --group nosuch
+1|every benchmark of group 'lookup/size:L2/|ulimit -v 100000; $suite --rounds 2 --sample-ms 0.01 --group "$($suite --list-groups | grep -m1 'size:L2/.*/custom:0/order:uniform/pollute:0/')"
+2|GEOMETRY=bogus (--geometry): expected host|make --no-print-directory cachesim GEOMETRY=bogus
+2|benchmarks.json: No such file|make --no-print-directory report RUN=$tmp/src
+1|summary.md.part: No space left on device|python3 scripts/summary.py $tmp/full
+1|meta.json.part: No space left on device|python3 scripts/meta.py --update $tmp/full/meta.json --elapsed 1
 TABLE
 )
 
@@ -169,6 +180,19 @@ if ((listed > 0 && listed == ran)); then
 else
 	fail=$((fail + 1))
 	echo "[  FAILED  ] a negated filter listed $listed benchmarks and ran $ran"
+fi
+
+# Check before write: the refused make report wrote nothing into the source
+# folder, the refused make cachesim made no results folder, and the full
+# disk left the run as it was (the part files are gone, nothing else moved).
+if [[ $(ls -A "$tmp/src" | grep -vc '\.c$') == 0 && $(ls -A results 2>/dev/null | sort | sha256sum) == "$results_before" &&
+	! -e $tmp/full/summary.md.part && ! -e $tmp/full/summary.md ]] &&
+	cmp -s "$tmp/full/meta.json" tests/fixtures/report/supported/meta.json; then
+	pass=$((pass + 1))
+	echo "[       OK ] refused targets wrote nothing: no disasm.md in a source folder, no new results folder, a full disk leaves no part file"
+else
+	fail=$((fail + 1))
+	echo "[  FAILED  ] a refused target wrote: $(ls -A "$tmp/src" | grep -v '\.c$') $(ls -A "$tmp/full")"
 fi
 
 # Nothing half-written: the failed bench runs above left no run folder behind.

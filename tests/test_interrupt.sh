@@ -79,6 +79,44 @@ if [[ -n $d1 && -n $d2 && $d1 != "$d2" && -s $d1/benchmarks.json && -s $d2/bench
 else
 	bad "two concurrent runs: '$d1' and '$d2'; logs: $(tail -2 "$tmp/conc.1" "$tmp/conc.2")"
 fi
+# A signal to the make process alone (not its process group): make forwards
+# SIGTERM only to its own child and waits for its children on SIGQUIT; the
+# run must stop all the same, marked, with nothing left running.
+make_interrupt() { # signal
+	local sig=$1 pid rc partial
+	rm -rf "$tmp/results"/*-*-2* 2>/dev/null
+	RESULTS=$tmp/results make --no-print-directory bench PROFILE=quick FILTER='calib/chase' \
+		SUITE="$suite" TOOLS= BENCH_VARIANTS= >"$tmp/mlog.$sig" 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		grep -q '\[1/' "$tmp/mlog.$sig" && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -"$sig" "$pid"
+	for _ in $(seq 50); do # the run must be gone within seconds, not at its end
+		pgrep -g "$pid" >/dev/null || break
+		sleep 0.1
+	done
+	if pgrep -g "$pid" >/dev/null; then
+		bad "SIG$sig to make: still running 5 s later: $(pgrep -a -g "$pid" | cut -c1-80 | tr '\n' ';')"
+		kill -KILL -- -"$pid" 2>/dev/null
+	else
+		ok "SIG$sig to make: make, bench.sh and the suite are all gone"
+	fi
+	wait "$pid"
+	rc=$?
+	partial=$(ls -d "$tmp/results"/*-*-2* 2>/dev/null | head -n 1)
+	if ((rc != 0)) && [[ -n $partial ]] && grep -q "interrupted by SIG$sig" "$partial/INCOMPLETE" 2>/dev/null; then
+		ok "SIG$sig to make: exit $rc, the folder is marked: $(cat "$partial/INCOMPLETE")"
+	else
+		bad "SIG$sig to make: exit $rc, folder '${partial:-none}'; log: $(tail -3 "$tmp/mlog.$sig")"
+	fi
+}
+make_interrupt TERM
+make_interrupt QUIT
+make_interrupt HUP
+
 after=$(cd "$tmp/results/earlier-run" && sha256sum ./* | sha256sum)
 if [[ $before == "$after" && $(ls "$tmp/results/earlier-run" | wc -l) == 4 ]]; then
 	ok "the earlier run is untouched"

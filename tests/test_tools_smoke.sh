@@ -50,6 +50,19 @@ fi
 check "results-dir: a RUN that does not exist is refused" \
 	bash -c "! RUN=$tmp/nope scripts/results-dir.sh 2>/dev/null; [[ \$(RUN=$tmp/nope scripts/results-dir.sh 2>&1) == *'no such results folder'* ]]"
 
+# A folder made for a tool is marked unfinished until the tool succeeds, so
+# a tool that fails or is stopped leaves nothing that looks like a run.
+new_folder_marked_until_done() {
+	local root=$tmp/rd d
+	mkdir -p "$root" && cp -r scripts "$root/" || return 1
+	d=$(cd "$root" && COMMAND='make cachesim' scripts/results-dir.sh) || return 1
+	grep -q '^unfinished: make cachesim' "$root/$d/INCOMPLETE" && [[ -s $root/$d/meta.json ]] || return 1
+	! (cd "$root" && scripts/results-dir.sh --existing 2>/dev/null) || return 1
+	python3 -c "import sys; sys.path.insert(0, 'scripts'); import obstats; obstats.finish_run('$root/$d')"
+	[[ ! -e $root/$d/INCOMPLETE && $(cd "$root" && scripts/results-dir.sh --existing) == "$d" ]]
+}
+check "results-dir: a new folder is INCOMPLETE until its tool finishes" new_folder_marked_until_done
+
 # ---- cachesim ----
 
 if command -v valgrind >/dev/null; then

@@ -100,9 +100,11 @@ int ob_gb_register(const struct ob_gb_bench *b);
 /*
  * ob_gb_run - run the registered benchmarks that match --benchmark_filter,
  * printing "[k/N] name" progress on stderr as each finishes (N: @expected,
- * the caller's count of matching benchmarks).  Returns how many ran.
+ * the caller's count of matching benchmarks).  Returns how many ran; sets
+ * *@skipped to how many of them were skipped (their prepare step failed)
+ * and writes the first one's name and reason to @why (@why_len bytes).
  */
-size_t ob_gb_run(size_t expected);
+size_t ob_gb_run(size_t expected, size_t *skipped, char *why, size_t why_len);
 
 /* ob_gb_counter - set user counter @name of this run. */
 void ob_gb_counter(struct ob_gb_state *st, const char *name, double value,

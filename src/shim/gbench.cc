@@ -53,6 +53,11 @@ public:
 			if (run.repetition_index != 0)
 				continue;
 			done_++;
+			if (run.error_occurred) {
+				skipped_++;
+				if (why_.empty())
+					why_ = run.benchmark_name() + ": " + run.error_message;
+			}
 			/* Off a terminal, about twenty lines per group are enough. */
 			if (!tty_ && done_ != expected_ && done_ % (expected_ / 20 + 1))
 				continue;
@@ -72,9 +77,14 @@ public:
 		ConsoleReporter::Finalize();
 	}
 
+	size_t skipped() const { return skipped_; }
+	const std::string &why() const { return why_; }
+
 private:
 	size_t expected_;
 	size_t done_ = 0;
+	size_t skipped_ = 0;
+	std::string why_;
 	bool tty_;
 };
 
@@ -237,11 +247,15 @@ int ob_gb_register(const struct ob_gb_bench *b)
 	return 0;
 }
 
-size_t ob_gb_run(size_t expected)
+size_t ob_gb_run(size_t expected, size_t *skipped, char *why, size_t why_len)
 {
 	ProgressReporter display(expected);
+	size_t ran = benchmark::RunSpecifiedBenchmarks(&display);
 
-	return benchmark::RunSpecifiedBenchmarks(&display);
+	*skipped = display.skipped();
+	if (why_len)
+		std::snprintf(why, why_len, "%s", display.why().c_str());
+	return ran;
 }
 
 void ob_gb_counter(struct ob_gb_state *s, const char *name, double value, enum ob_gb_kind kind)
