@@ -52,7 +52,7 @@
 extern const struct strategy STRATEGY_DESC;
 
 /* Give @d its filesystem and ops (d_set_d_op), in this layout's way. */
-static void d_set_d_op(struct dentry *d, struct super_block *sb, const struct dentry_ops *op)
+static void SYM(d_set_d_op)(struct dentry *d, struct super_block *sb, const struct dentry_ops *op)
 {
 	d->d_sb = sb;
 #if DENTRY_LAYOUT == DENTRY_LAYOUT_OPS_POINTER
@@ -69,7 +69,7 @@ static void d_set_d_op(struct dentry *d, struct super_block *sb, const struct de
 }
 
 /* Bytes of distinct ops tables this strategy attaches. */
-static size_t ops_tables_bytes(void)
+static size_t SYM(ops_tables_bytes)(void)
 {
 	size_t bytes = 0;
 
@@ -84,7 +84,7 @@ static size_t ops_tables_bytes(void)
 	return bytes;
 }
 
-static void init_dentry(struct ob_tree *t, size_t i)
+static void SYM(init_dentry)(struct ob_tree *t, size_t i)
 {
 	const struct wl_node *n = &t->wl->nodes[i];
 	struct dentry *d = tree_object(t, i);
@@ -99,7 +99,7 @@ static void init_dentry(struct ob_tree *t, size_t i)
 	d->d_inode = inode;
 	d->d_flags = n->is_dir ? DCACHE_DIRECTORY_TYPE : DCACHE_REGULAR_TYPE;
 	d->d_lockref.count = 1;
-	d_set_d_op(d, &t->sb[n->personality], STRATEGY_OPS[n->personality]);
+	SYM(d_set_d_op)(d, &t->sb[n->personality], STRATEGY_OPS[n->personality]);
 	d->d_time = n->stale ? 0 : d->d_sb->s_generation;
 
 	if (n->name_len >= DNAME_INLINE_LEN) {
@@ -150,7 +150,7 @@ static int SYM(build)(const struct workload *wl, struct ob_tree **out, struct ob
 	if (ret)
 		return ret;
 
-	t->ops_bytes = ops_tables_bytes();
+	t->ops_bytes = SYM(ops_tables_bytes)();
 	for (int p = 0; p < PERS_COUNT; p++) {
 		t->sb[p].s_d_op = STRATEGY_OPS[p];
 		t->sb[p].s_d_flags = d_op_flags(STRATEGY_OPS[p]);
@@ -158,7 +158,7 @@ static int SYM(build)(const struct workload *wl, struct ob_tree **out, struct ob
 		t->sb[p].s_id = personality_name(p);
 	}
 	for (size_t i = 0; i < t->n; i++)
-		init_dentry(t, i);
+		SYM(init_dentry)(t, i);
 	for (size_t i = 0; i < t->n_prepared; i++) {
 		t->prepared[i].start = tree_object(t, wl->lookups[i].start);
 		t->prepared[i].path = t->paths + wl->lookups[i].path_off;

@@ -9,6 +9,10 @@
  *                 filesystem has no table at all (d_op == NULL, like ext4)
  *   ops_full[]    every member set: each table starts from DENTRY_OPS_DEFAULTS
  *                 and overrides what it has (C99: the last initializer wins)
+ *
+ * Each strategy's copy of a method has its own name, SYM(default_d_hash) =
+ * flag_gated_default_d_hash in flag_gated.c, so that a profile or a
+ * debugger says which strategy's method ran.
  */
 #ifndef OPSBENCH_MODEL_OPS_H
 #define OPSBENCH_MODEL_OPS_H
@@ -20,14 +24,14 @@
 
 /* ---- defaults: what the walk does inline when an op is absent ---- */
 
-static noinline __maybe_unused int default_d_hash(const struct dentry *dir, struct qstr *name)
+static noinline __maybe_unused int SYM(default_d_hash)(const struct dentry *dir, struct qstr *name)
 {
 	(void)dir;
 	(void)name;
 	return 0;
 }
 
-static noinline __maybe_unused int default_d_compare(const struct dentry *dentry, unsigned int len,
+static noinline __maybe_unused int SYM(default_d_compare)(const struct dentry *dentry, unsigned int len,
 						     const char *str, const struct qstr *name)
 {
 	(void)dentry;
@@ -36,7 +40,7 @@ static noinline __maybe_unused int default_d_compare(const struct dentry *dentry
 	return dentry_string_cmp(str, name->name, len);
 }
 
-static noinline __maybe_unused int default_d_revalidate(struct dentry *dentry, unsigned int flags)
+static noinline __maybe_unused int SYM(default_d_revalidate)(struct dentry *dentry, unsigned int flags)
 {
 	(void)dentry;
 	(void)flags;
@@ -46,13 +50,13 @@ static noinline __maybe_unused int default_d_revalidate(struct dentry *dentry, u
 /* ---- the custom ops of the personalities ---- */
 
 /* Case-insensitive hash: fold, then the ordinary salted hash. */
-static noinline __maybe_unused int casefold_d_hash(const struct dentry *dir, struct qstr *name)
+static noinline __maybe_unused int SYM(casefold_d_hash)(const struct dentry *dir, struct qstr *name)
 {
 	name->hash = casefold_hash(dir, name->name, name->len);
 	return 0;
 }
 
-static noinline __maybe_unused int casefold_d_compare(const struct dentry *dentry, unsigned int len,
+static noinline __maybe_unused int SYM(casefold_d_compare)(const struct dentry *dentry, unsigned int len,
 						      const char *str, const struct qstr *name)
 {
 	(void)dentry;
@@ -62,7 +66,7 @@ static noinline __maybe_unused int casefold_d_compare(const struct dentry *dentr
 }
 
 /* NFS-like: valid while the dentry's generation is its filesystem's. */
-static noinline __maybe_unused int generation_d_revalidate(struct dentry *dentry, unsigned int flags)
+static noinline __maybe_unused int SYM(generation_d_revalidate)(struct dentry *dentry, unsigned int flags)
 {
 	(void)flags;
 	return READ_ONCE(dentry->d_time) == READ_ONCE(dentry->d_sb->s_generation);
@@ -71,24 +75,24 @@ static noinline __maybe_unused int generation_d_revalidate(struct dentry *dentry
 /* ---- tables ---- */
 
 /* Every member set to its default; a table overrides what it has. */
-#define DENTRY_OPS_DEFAULTS				\
-	.d_revalidate	= default_d_revalidate,		\
-	.d_hash		= default_d_hash,		\
-	.d_compare	= default_d_compare
+#define DENTRY_OPS_DEFAULTS					\
+	.d_revalidate	= SYM(default_d_revalidate),		\
+	.d_hash		= SYM(default_d_hash),			\
+	.d_compare	= SYM(default_d_compare)
 
 static const struct dentry_ops casefold_ops = {
-	.d_hash		= casefold_d_hash,
-	.d_compare	= casefold_d_compare,
+	.d_hash		= SYM(casefold_d_hash),
+	.d_compare	= SYM(casefold_d_compare),
 };
 
 static const struct dentry_ops revalidate_ops = {
-	.d_revalidate	= generation_d_revalidate,
+	.d_revalidate	= SYM(generation_d_revalidate),
 };
 
 static const struct dentry_ops all_ops = {
-	.d_revalidate	= generation_d_revalidate,
-	.d_hash		= casefold_d_hash,
-	.d_compare	= casefold_d_compare,
+	.d_revalidate	= SYM(generation_d_revalidate),
+	.d_hash		= SYM(casefold_d_hash),
+	.d_compare	= SYM(casefold_d_compare),
 };
 
 /* Overriding a designated initializer is the point of *_DEFAULTS. */
@@ -104,20 +108,20 @@ static const struct dentry_ops plain_ops_full = {
 
 static const struct dentry_ops casefold_ops_full = {
 	DENTRY_OPS_DEFAULTS,
-	.d_hash		= casefold_d_hash,
-	.d_compare	= casefold_d_compare,
+	.d_hash		= SYM(casefold_d_hash),
+	.d_compare	= SYM(casefold_d_compare),
 };
 
 static const struct dentry_ops revalidate_ops_full = {
 	DENTRY_OPS_DEFAULTS,
-	.d_revalidate	= generation_d_revalidate,
+	.d_revalidate	= SYM(generation_d_revalidate),
 };
 
 static const struct dentry_ops all_ops_full = {
 	DENTRY_OPS_DEFAULTS,
-	.d_revalidate	= generation_d_revalidate,
-	.d_hash		= casefold_d_hash,
-	.d_compare	= casefold_d_compare,
+	.d_revalidate	= SYM(generation_d_revalidate),
+	.d_hash		= SYM(casefold_d_hash),
+	.d_compare	= SYM(casefold_d_compare),
 };
 #pragma GCC diagnostic pop
 

@@ -14,11 +14,11 @@
 #include "opsbench/indirect_call.h"
 
 #define ICALL_d_hash(f, ...)	\
-	INDIRECT_CALL_2(f, default_d_hash, casefold_d_hash, __VA_ARGS__)
+	INDIRECT_CALL_2(f, SYM(default_d_hash), SYM(casefold_d_hash), __VA_ARGS__)
 #define ICALL_d_compare(f, ...)	\
-	INDIRECT_CALL_2(f, default_d_compare, casefold_d_compare, __VA_ARGS__)
+	INDIRECT_CALL_2(f, SYM(default_d_compare), SYM(casefold_d_compare), __VA_ARGS__)
 #define ICALL_d_revalidate(f, ...) \
-	INDIRECT_CALL_2(f, default_d_revalidate, generation_d_revalidate, __VA_ARGS__)
+	INDIRECT_CALL_2(f, SYM(default_d_revalidate), SYM(generation_d_revalidate), __VA_ARGS__)
 
 #define OP_PRESENT(d, op, flag)	1
 #define OP_CALL(d, op, ...)	ICALL_##op((d)->d_op->op, __VA_ARGS__)
