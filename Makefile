@@ -218,7 +218,7 @@ bench-run:
 		if [ $$v = kcfi ]; then cc="CC=$(KCFI_CC) CXX=$(subst clang,clang++,$(KCFI_CC))"; else cc=; fi; \
 		$(MAKE) --no-print-directory VARIANT=$$v $$cc suite || exit; \
 	done
-	@exec env SUITE=$(SUITE) VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
+	@exec env SUITE=$(SUITE) DRIVER=$(BUILD)/bin/opsbench-run VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
 	 OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
 	 OB_VARIANTS='plain $(BENCH_VARIANTS)' $(foreach v,$(BENCH_VARIANTS),$(call flags_env,$(v))) \
 	 scripts/bench.sh
@@ -296,18 +296,18 @@ DISASM_OBJS	:= $(call disasm_objs,$(DISASM_X86_COLS) $(DISASM_ARM_COLS))
 DISASM_X86	:= $(call disasm_objs,$(DISASM_X86_COLS))
 
 disasm: deps-arm64 ## each strategy's hash-op and compare-op call sites under every variant, x86-64 and arm64, side by side
-	@$(MAKE) --no-print-directory $(DISASM_OBJS)
-	@python3 scripts/disasm.py --dir $(DISASM_DIR) --out $(DISASM_DIR)/disasm.md \
+	@$(MAKE) --no-print-directory $(DISASM_OBJS) $(TOOLS)
+	@python3 scripts/disasm.py --dir $(DISASM_DIR) --driver $(BUILD)/bin/opsbench-run --out $(DISASM_DIR)/disasm.md \
 	 --columns $(DISASM_X86_COLS) $(DISASM_ARM_COLS)
 
 deps-report:
 	@scripts/deps.sh report
 
 report: deps-report ## report.md, plots and claims for RUN=folder (default: the newest complete run)
-	@$(MAKE) --no-print-directory $(DISASM_X86)
+	@$(MAKE) --no-print-directory $(DISASM_X86) $(TOOLS)
 	@dir=$$(scripts/results-dir.sh --existing) && \
 	 python3 scripts/report.py --check "$$dir" && \
-	 python3 scripts/disasm.py --dir $(DISASM_DIR) --out "$$dir/disasm.md" --columns $(DISASM_X86_COLS) >/dev/null && \
+	 python3 scripts/disasm.py --dir $(DISASM_DIR) --driver $(BUILD)/bin/opsbench-run --out "$$dir/disasm.md" --columns $(DISASM_X86_COLS) >/dev/null && \
 	 python3 scripts/report.py "$$dir"
 
 # Two results folders for make compare.

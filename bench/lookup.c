@@ -3,14 +3,14 @@
  * lookup.c - the lookup benchmarks: every strategy over a matrix of
  * scenarios sized by the machine's caches.
  *
- * Sizes: dentries such that a dentry and its own line of the hash table
- * (192 + 64 bytes) fill half of the level's sysfs size:
- *   L1    half the L1D        L2    half the L2
- *   LLC   half the LLC        DRAM  four times the LLC
- * (reports name the level a scenario is actually served from, by the
- * pointer chase of the calib group).  Pollution: none, or twice the L1D
- * touched before each lookup (one byte per line), enough to evict the parent
- * dentries and the ops tables from L1.
+ * Sizes and coldness are those of every instrument (opsbench/scenario.h):
+ * dentries such that a dentry and its own line of the hash table fill half
+ * the L1D, half the L2, half the LLC or four times the LLC (reports name the
+ * level a scenario is actually served from, by the pointer chase of the
+ * calib group); pollution none, or ob_cold_pollute_bytes() (twice the L1D)
+ * touched before each lookup.  A profile's scenarios are the product of its
+ * size classes, custom shares, orders, depths and pollutions; --scenario
+ * NAME runs one named scenario of the table instead.
  *
  * THE METHOD (the README says the same).  A group is one scenario, every
  * strategy, in one process pinned to one CPU.  It runs cfg->rounds rounds
@@ -58,9 +58,6 @@
 #include "opsbench/tsc.h"
 #include "suite.h"
 
-/* Bytes a dentry and its hash bucket's line take: what sizes a tree. */
-#define SIZING_BYTES	(192 + 64)
-
 /* Rounds between two rebuilds of every tree (new physical pages). */
 #define REBUILD_EVERY	4
 
@@ -103,7 +100,7 @@ static int prepare_scenario(struct scenario *sc, struct ob_err *err)
 		return 0;
 	/* Every strategy's tree of this scenario lives at once: check for all of them. */
 	if (ob_check_memory(ob_strategy_count() *
-			    (workload_memory_estimate(&sc->params, SIZING_BYTES) +
+			    (workload_memory_estimate(&sc->params, ob_sizing_bytes()) +
 			     ob_pollute_buffer_size(sc->pollute)), sc->group, err))
 		return err->code;
 	if (workload_generate(&sc->params, &sc->wl, err))
@@ -356,10 +353,9 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 	for (size_t m = 0; m < n_modes; m++) {
 		struct lookup_bench *base = NULL;
 
-		/* The baseline: direct where it runs, else the first strategy. */
+		/* The baseline where it runs, else the first strategy. */
 		for (size_t k = 0; k < n; k++)
-			if (benches[k].mode == modes[m] &&
-			    (!base || !strcmp(benches[k].s->name, "direct")))
+			if (benches[k].mode == modes[m] && (!base || benches[k].s->baseline))
 				base = &benches[k];
 		uint64_t iters, sub_iters;
 
@@ -375,7 +371,7 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 	size_t *order = xcalloc(n, sizeof(*order));
 
 	unsigned int rounds = sc->pollute ? cfg->cold_rounds : cfg->rounds;
-	bool rebuild = sc->params.dentries * SIZING_BYTES <= 2 * cfg->caches.l2;
+	bool rebuild = sc->params.dentries * ob_sizing_bytes() <= 2 * cfg->caches.l2;
 
 	for (unsigned int round = 0; round < rounds; round++) {
 		struct ob_rng rng;
@@ -413,33 +409,41 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 
 /* ---- the matrix ---- */
 
-struct size_class {
-	const char *name;
-	size_t bytes;
-};
+/* Fill @sc from its parameters: the group name says every one of them. */
+static void scenario_name(struct scenario *sc, enum ob_size_class size)
+{
+	sc->size_class = ob_size_class_name(size);
+	snprintf(sc->group, sizeof(sc->group),
+		 "lookup/size:%s/dentries:%zu/custom:%u/order:%s/pollute:%zu/depth:%u",
+		 sc->size_class, sc->params.dentries, (unsigned int)(sc->params.custom_share * 100 + 0.5),
+		 lookup_order_name(sc->params.order), sc->pollute, sc->params.path_depth);
+}
 
 size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 {
 	const struct ob_caches *c = &cfg->caches;
-	const struct size_class sizes_full[] = {
-		{ "L1", c->l1d / 2 }, { "L2", c->l2 / 2 }, { "LLC", c->llc / 2 }, { "DRAM", 4 * c->llc },
-	};
-	const struct size_class sizes_quick[] = {
-		{ "L1", c->l1d / 2 }, { "L2", c->l2 / 2 },
-	};
-	const struct size_class sizes_smoke[] = { { "tiny", 64 * SIZING_BYTES } };
+	static const enum ob_size_class sizes_full[] = { OB_SIZE_L1, OB_SIZE_L2, OB_SIZE_LLC, OB_SIZE_DRAM };
+	static const enum ob_size_class sizes_quick[] = { OB_SIZE_L1, OB_SIZE_L2 };
+	static const enum ob_size_class sizes_smoke[] = { OB_SIZE_TINY };
 	static const unsigned int custom_full[] = { 0, 1, 10, 50, 100 }, custom_quick[] = { 0, 10 };
 	static const enum lookup_order order_full[] = { ORDER_SORTED, ORDER_UNIFORM, ORDER_ZIPF };
 	static const enum lookup_order order_quick[] = { ORDER_SORTED, ORDER_UNIFORM };
 	static const unsigned int depth_full[] = { 1, 4 }, depth_quick[] = { 1 };
-	const size_t pollute[] = { 0, 2 * c->l1d };
+	static const bool cold[] = { false, true };
 
-	const struct size_class *sizes;
+	const enum ob_size_class *sizes;
 	const unsigned int *custom, *depth;
 	const enum lookup_order *order;
-	size_t n_sizes, n_custom, n_order, n_depth, n_pollute = 2, n = 0;
+	size_t n_sizes, n_custom, n_order, n_depth, n_cold = 2, n = 0;
 	struct scenario *v;
 
+	if (cfg->scenario) {	/* --scenario NAME: that one */
+		v = xcalloc(1, sizeof(*v));
+		ob_scenario_params(cfg->scenario, c, &v->params, &v->pollute);
+		scenario_name(v, cfg->scenario->size);
+		*out = v;
+		return 1;
+	}
 	switch (cfg->profile) {
 	case PROFILE_FULL:
 		sizes = sizes_full, n_sizes = ARRAY_SIZE(sizes_full);
@@ -452,7 +456,7 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 		custom = custom_quick, n_custom = ARRAY_SIZE(custom_quick);
 		order = order_quick + 1, n_order = 1;	/* uniform */
 		depth = depth_quick, n_depth = 1;
-		n_pollute = 1;
+		n_cold = 1;
 		break;
 	default:
 		sizes = sizes_quick, n_sizes = ARRAY_SIZE(sizes_quick);
@@ -462,26 +466,20 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 		break;
 	}
 
-	v = xcalloc(n_sizes * n_custom * n_order * n_depth * n_pollute, sizeof(*v));
+	v = xcalloc(n_sizes * n_custom * n_order * n_depth * n_cold, sizeof(*v));
 	for (size_t a = 0; a < n_sizes; a++)
 	for (size_t d = 0; d < n_depth; d++)
 	for (size_t b = 0; b < n_custom; b++)
 	for (size_t o = 0; o < n_order; o++)
-	for (size_t p = 0; p < n_pollute; p++) {
+	for (size_t p = 0; p < n_cold; p++) {
+		const struct ob_scenario one = {
+			.size = sizes[a], .custom_pct = custom[b], .order = order[o],
+			.depth = depth[d], .cold = cold[p],
+		};
 		struct scenario *sc = &v[n++];
-		size_t dentries = sizes[a].bytes / SIZING_BYTES;
 
-		workload_params_default(&sc->params);
-		sc->size_class = sizes[a].name;
-		sc->params.dentries = dentries < 64 ? 64 : dentries;
-		sc->params.custom_share = custom[b] / 100.0;
-		sc->params.order = order[o];
-		sc->params.path_depth = depth[d];
-		sc->pollute = pollute[p];
-		snprintf(sc->group, sizeof(sc->group),
-			 "lookup/size:%s/dentries:%zu/custom:%u/order:%s/pollute:%zu/depth:%u",
-			 sc->size_class, sc->params.dentries, custom[b],
-			 lookup_order_name(order[o]), sc->pollute, depth[d]);
+		ob_scenario_params(&one, c, &sc->params, &sc->pollute);
+		scenario_name(sc, sizes[a]);
 	}
 	*out = v;
 	return n;

@@ -16,6 +16,7 @@
 
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
+#include "opsbench/scenario.h"
 #include "opsbench/stack.h"
 #include "opsbench/error.h"
 #include "opsbench/strategy.h"
@@ -37,7 +38,10 @@ struct options {
 	size_t pollute;		/* bytes touched between lookups */
 	enum ob_mode mode;	/* how lookups are timed */
 	int list;
+	int json;		/* --list --json */
 	int no_pmu;		/* do not open hardware counters */
+	const struct ob_scenario *scenario;	/* --scenario: the base of the parameters */
+	struct ob_caches caches;	/* what scenarios are sized by: sysfs, or --caches */
 };
 
 /* ---- the command line: every flag with its help beside it ---- */
@@ -46,7 +50,7 @@ enum {
 	OPT_STRATEGY = 's', OPT_DENTRIES = 'n', OPT_LOOKUPS = 'l', OPT_HELP = 'h',
 	OPT_LIST = 256, OPT_SEED, OPT_FANOUT, OPT_DIR_SHARE, OPT_NAME_MIN, OPT_NAME_MAX,
 	OPT_CUSTOM, OPT_PERS, OPT_DEPTH, OPT_ORDER, OPT_ZIPF, OPT_NEGATIVE, OPT_CASE,
-	OPT_STALE, OPT_PATHS, OPT_POLLUTE, OPT_NO_PMU, OPT_MODE,
+	OPT_STALE, OPT_PATHS, OPT_POLLUTE, OPT_NO_PMU, OPT_MODE, OPT_SCENARIO, OPT_CACHES, OPT_JSON,
 };
 
 static const struct flag {
@@ -55,6 +59,8 @@ static const struct flag {
 	const char *help;
 } flags[] = {
 	{ { "strategy",	     required_argument, NULL, OPT_STRATEGY }, "NAME",  "dispatch strategy (see --list)" },
+	{ { "scenario",	     required_argument, NULL, OPT_SCENARIO }, "NAME",  "a named scenario (see --list) as the base; the flags below override it" },
+	{ { "caches",	     required_argument, NULL, OPT_CACHES },   "L1D,L2,LLC", "size scenarios by these cache sizes (bytes, K/M) instead of sysfs'" },
 	{ { "lookups",	     required_argument, NULL, OPT_LOOKUPS },  "N",     "lookups to time; 0 builds only (default 1000000)" },
 	{ { "dentries",	     required_argument, NULL, OPT_DENTRIES }, "N",     "dentries in the tree, root included (default 4096)" },
 	{ { "seed",	     required_argument, NULL, OPT_SEED },     "N",     "seed of the workload (default 1)" },
@@ -74,7 +80,8 @@ static const struct flag {
 	{ { "pollute",	     required_argument, NULL, OPT_POLLUTE },  "BYTES", "memory touched between lookups, K/M suffixes (default 0)" },
 	{ { "mode",	     required_argument, NULL, OPT_MODE },     "MODE",  "throughput (default), latency (each lookup waits for the last) or cold (one lookup at a time, serialised timestamps, pollution untimed)" },
 	{ { "no-pmu",	     no_argument,	NULL, OPT_NO_PMU },   NULL,    "do not open hardware counters (time only)" },
-	{ { "list",	     no_argument,	NULL, OPT_LIST },     NULL,    "list the strategies and the scenario knobs, then exit" },
+	{ { "list",	     no_argument,	NULL, OPT_LIST },     NULL,    "list the strategies and the named scenarios, then exit" },
+	{ { "json",	     no_argument,	NULL, OPT_JSON },     NULL,    "with --list: as JSON, every parameter resolved (what scripts read)" },
 	{ { "help",	     no_argument,	NULL, OPT_HELP },     NULL,    "this help" },
 };
 
@@ -192,9 +199,28 @@ static void parse(int argc, char **argv, struct options *o)
 		longopts[i] = flags[i].opt;
 	workload_params_default(&o->wl);
 	o->lookups = 1000000;
+	ob_read_caches(&o->caches, "");
 	opterr = 0;
+	/* First the base: the caches, then the named scenario sized by them. */
+	while ((c = getopt_long(argc, argv, ":s:l:n:h", longopts, NULL)) != -1) {
+		struct ob_err err = { 0 };
+
+		if (c == OPT_CACHES && ob_parse_caches(optarg, &o->caches, &err)) {
+			fprintf(stderr, "opsbench-run: %s\n", err.msg);
+			exit(EXIT_USAGE);
+		}
+		if (c == OPT_SCENARIO && !(o->scenario = ob_scenario_find(optarg)))
+			bad("scenario", optarg, "no such scenario (see --list)");
+	}
+	if (o->scenario)
+		ob_scenario_params(o->scenario, &o->caches, &o->wl, &o->pollute);
+	/* Then every other flag, over the base. */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, ":s:l:n:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case OPT_SCENARIO:
+		case OPT_CACHES:	break;
+		case OPT_JSON:		o->json = 1; break;
 		case OPT_STRATEGY:	o->strategy = optarg; break;
 		case OPT_LOOKUPS:	o->lookups = parse_count("lookups", optarg, 1ull << 40); break;
 		case OPT_DENTRIES:	o->wl.dentries = parse_count("dentries", optarg, WL_MAX_DENTRIES); break;
@@ -248,17 +274,100 @@ static void parse(int argc, char **argv, struct options *o)
 	}
 }
 
-static void list(void)
+static void list(const struct ob_caches *c)
 {
 	const struct strategy *s;
 	size_t i;
 
 	printf("%-14s %-13s %s\n", "strategy", "object_bytes", "how an optional op is reached");
 	for_each_strategy(s, i)
-		printf("%-14s %-13zu %s\n", s->name, s->object_size, s->summary);
-	printf("\nscenario knobs: --dentries --fanout --dir-share --name-min --name-max --custom\n"
-	       "  --personalities --depth --order --zipf --negative --case --stale --paths\n"
-	       "  --pollute --seed (see --help for ranges and defaults)\n");
+		printf("%-14s %-13zu %s%s\n", s->name, s->object_size, s->summary,
+		       s->baseline ? " [baseline]" : s->custom_baseline ? " [baseline with custom ops]" : "");
+	printf("\n%-18s %-9s %-8s %-6s %-8s %-14s %s\n", "scenario", "dentries", "custom%", "depth",
+	       "order", "pollute_bytes", "what it shows");
+	for (const struct ob_scenario *sc = ob_scenarios; sc->name; sc++) {
+		struct workload_params p;
+		size_t pollute;
+
+		ob_scenario_params(sc, c, &p, &pollute);
+		printf("%-18s %-9zu %-8u %-6u %-8s %-14zu %s\n", sc->name, p.dentries, sc->custom_pct,
+		       p.path_depth, lookup_order_name(p.order), pollute, sc->summary);
+	}
+	printf("\nScenarios are sized by L1D %zu, L2 %zu, LLC %zu bytes (%s); other knobs: see --help.\n"
+	       "Programs read `opsbench-run --list --json`.\n",
+	       c->l1d, c->l2, c->llc, c->from_sysfs ? "sysfs" : "--caches or fallbacks");
+}
+
+/* @s as a JSON string. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/*
+ * Everything scripts need, as JSON: the build, the caches scenarios are
+ * sized by, the strategies, the named scenarios with every parameter
+ * resolved, and the PMU events with the perf tool's names.
+ */
+static void list_json(const struct ob_caches *c)
+{
+	const struct strategy *s;
+	size_t i;
+
+	printf("{\"variant\":\"%s\",\"caches\":{\"l1d\":%zu,\"l2\":%zu,\"llc\":%zu,\"from_sysfs\":%s},"
+	       "\"sizing_bytes\":%zu,\n\"strategies\":[", OB_VARIANT, c->l1d, c->l2, c->llc,
+	       c->from_sysfs ? "true" : "false", ob_sizing_bytes());
+	for_each_strategy(s, i) {
+		printf("%s\n {\"name\":", i ? "," : "");
+		json_str(s->name);
+		printf(",\"summary\":");
+		json_str(s->summary);
+		printf(",\"origin\":");
+		json_str(s->origin);
+		printf(",\"object_bytes\":%zu,\"inline_name_len\":%zu,\"custom_ops\":%s,"
+		       "\"baseline\":%s,\"custom_baseline\":%s}", s->object_size, s->inline_name_len,
+		       s->custom_ops ? "true" : "false", s->baseline ? "true" : "false",
+		       s->custom_baseline ? "true" : "false");
+	}
+	printf("],\n\"scenarios\":[");
+	for (const struct ob_scenario *sc = ob_scenarios; sc->name; sc++) {
+		struct workload_params p;
+		size_t pollute;
+
+		ob_scenario_params(sc, c, &p, &pollute);
+		printf("%s\n {\"name\":", sc == ob_scenarios ? "" : ",");
+		json_str(sc->name);
+		printf(",\"summary\":");
+		json_str(sc->summary);
+		printf(",\"size_class\":\"%s\",\"size_bytes\":%zu,\"dentries\":%zu,\"custom_share\":%g,"
+		       "\"order\":\"%s\",\"zipf\":%g,\"depth\":%u,\"cold\":%s,\"pollute_bytes\":%zu,"
+		       "\"pollute_buffer_bytes\":%zu,\"negative_share\":%g,\"case_share\":%g,"
+		       "\"stale_share\":%g,\"name_min\":%u,\"name_max\":%u,\"fanout\":%u,"
+		       "\"dir_share\":%g,\"seed\":%llu,\"paths\":%zu}",
+		       ob_size_class_name(sc->size), ob_size_class_bytes(sc->size, c), p.dentries,
+		       p.custom_share, lookup_order_name(p.order), p.zipf_s, p.path_depth,
+		       sc->cold ? "true" : "false", pollute, pollute ? ob_pollute_buffer_size(pollute) : 0,
+		       p.negative_share, p.case_share, p.stale_share, p.name_min, p.name_max, p.fanout,
+		       p.dir_share, (unsigned long long)p.seed, p.lookups);
+	}
+	printf("],\n\"pmu_events\":[");
+	for (int e = 0; e < PMU_NR_EVENTS; e++) {
+		printf("%s{\"name\":", e ? "," : "");
+		json_str(pmu_event_name(e));
+		printf(",\"perf\":");
+		json_str(pmu_event_perf_name(e));
+		putchar('}');
+	}
+	printf("]}\n");
 }
 
 /*
@@ -319,8 +428,15 @@ int main(int argc, char **argv)
 
 	ob_check_stdout_at_exit("opsbench-run");
 	parse(argc, argv, &o);
+	if (o.json && !o.list) {
+		fprintf(stderr, "opsbench-run: --json goes with --list\n");
+		return EXIT_USAGE;
+	}
 	if (o.list) {
-		list();
+		if (o.json)
+			list_json(&o.caches);
+		else
+			list(&o.caches);
 		return 0;
 	}
 	if (!o.strategy) {

@@ -222,6 +222,7 @@ static const struct flag {
 	{ { "filter",	   required_argument, NULL, 'f' }, "REGEX", "only benchmarks whose name matches (a leading '-' negates)" },
 	{ { "list-groups", no_argument,	      NULL, 'G' }, NULL,    "print the groups with a matching benchmark, one a line" },
 	{ { "list",	   no_argument,	      NULL, 'l' }, NULL,    "print the matching benchmarks of the selected groups" },
+	{ { "scenario",	   required_argument, NULL, 's' }, "NAME",  "the lookup groups are this named scenario alone (see opsbench-run --list)" },
 	{ { "rounds",	   required_argument, NULL, 'r' }, "N",     "lookup groups: rounds of samples, 2..100000 (default: the profile's)" },
 	{ { "sample-ms",   required_argument, NULL, 'm' }, "MS",    "lookup groups: milliseconds one sample aims at, 0.001..1000 (default: the profile's)" },
 	{ { "cpu",	   required_argument, NULL, 'c' }, "N",     "pin the process to CPU N (default: the highest CPU it may use)" },
@@ -258,7 +259,7 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, c
 static void usage(void)
 {
 	printf("usage: opsbench-suite [--profile P] (--list-groups | --list | --group G) [--filter RE] [--cpu N | --no-pin]\n"
-	       "                      [--rounds N] [--sample-ms MS]\n"
+	       "                      [--scenario NAME] [--rounds N] [--sample-ms MS]\n"
 	       "                      [--benchmark_* flags of Google Benchmark]\n\n"
 	       "Runs one group of opsbench benchmarks, interleaved, through Google Benchmark.\n"
 	       "The profile sets --benchmark_repetitions and --benchmark_min_time (quick and\n"
@@ -350,6 +351,14 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'g': group = optarg; break;
+		case 's':
+			cfg.scenario = ob_scenario_find(optarg);
+			if (!cfg.scenario) {
+				fprintf(stderr, "opsbench-suite: --scenario '%s': no such scenario (see opsbench-run --list)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'f': spec = optarg; break;
 		case 'G': list_groups = true; break;
 		case 'c':

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "opsbench/gbench.h"
+#include "opsbench/scenario.h"
 #include "opsbench/sysinfo.h"
 #include "opsbench/workload.h"
 
@@ -28,6 +29,8 @@ struct suite_cfg {
 	/* Lookup groups: rounds (cold scenarios: cold_rounds), and the time one sample aims at (ns). */
 	unsigned int rounds, cold_rounds;
 	double sample_ns;
+	/* --scenario NAME: the one lookup group, instead of the profile's matrix. */
+	const struct ob_scenario *scenario;
 };
 
 struct bench_list {

@@ -4,7 +4,8 @@
 #
 #   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex [RESULTS=results]
 #       [VARIANT_SUITES="retpoline=path/to/its/suite kcfi=..."]
-#       [RUN_DIR_FILE=file: where to write the finished folder's path] scripts/bench.sh
+#       [RUN_DIR_FILE=file: where to write the finished folder's path]
+#       [DRIVER=path/to/opsbench-run: its --list --json goes to registry.json] scripts/bench.sh
 #
 # With VARIANT_SUITES the run also measures those builds (make bench: quick,
 # retpoline; full, every variant): in the quick profile their dispatch group,
@@ -102,6 +103,10 @@ started=$(date +%s)
 echo "bench: profile $profile, ${#groups[@]} groups, writing $final" >&2
 "$py" scripts/meta.py --profile "$profile" --filter "$filter" --command "make bench PROFILE=$profile${filter:+ FILTER=$filter}" \
 	>"$tmp/meta.json.part" && mv "$tmp/meta.json.part" "$tmp/meta.json" || fail_after "writing meta.json failed"
+# The strategies and scenarios this build has (the report takes its baselines from it).
+if [[ -n ${DRIVER:-} ]]; then
+	"$DRIVER" --list --json >"$tmp/registry.json" || fail_after "writing registry.json failed"
+fi
 
 for i in "${!groups[@]}"; do
 	g=${groups[$i]}

@@ -2,9 +2,12 @@
 """cachesim.py - deterministic cache misses per lookup, under valgrind.
 
     cachesim.py --driver BIN --out DIR [--geometry host|zen4|neoverse-n1]
-                [--lookups N] [--scenarios all|tiny] [--strategies a,b]
+                [--lookups N] [--scenarios all|tiny|NAME,...] [--strategies a,b]
 
-Runs opsbench-run once per (scenario, strategy) under callgrind with its
+The scenarios are the driver's named ones (`opsbench-run --list --json`),
+sized by the simulated geometry's caches (--caches), run by name
+(--scenario): the same definitions as the suite's.  Runs opsbench-run once
+per (scenario, strategy) under callgrind with its
 cache simulator and an explicit cache geometry.  Collection is off at start
 and toggled on entering ob_measured_lookups() (the driver's timed loop) and
 off again inside ob_pollute(): only the lookups' own instructions and misses
@@ -26,6 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from obstats import read_text, write_atomic, finish_run  # noqa: E402
+import registry  # noqa: E402
 import tempfile
 
 # Named geometries: (size, associativity, line) for I1, D1 and LL.  The LL of
@@ -35,33 +39,8 @@ GEOMETRIES = {
     "zen4": {"I1": (32768, 8, 64), "D1": (32768, 8, 64), "LL": (33554432, 16, 64)},
     "neoverse-n1": {"I1": (65536, 4, 64), "D1": (65536, 4, 64), "LL": (1048576, 8, 64)},
 }
-
-# Scenarios: a name, what it shows, and the driver's flags.  "{l1x2}" is twice
-# the simulated L1D in bytes: enough pollution to evict ops tables and parents
-# (the driver cycles it through four times as much, as the suite does);
-# "{llc_dentries}" sizes a tree as the suite does, a dentry and its bucket's
-# line (256 bytes) per 512 bytes of the simulated last level.
-SCENARIOS = [
-    ("L1-0pct-warm", "small tree, no custom ops, caches warm",
-     ["--dentries", "128", "--custom", "0"]),
-    ("L1-0pct-coldops", "small tree, no custom ops, 2x L1D touched between lookups (ops tables and parents evicted)",
-     ["--dentries", "128", "--custom", "0", "--pollute", "{l1x2}"]),
-    ("L1-10pct-coldops", "as above, 10% of directories with custom ops",
-     ["--dentries", "128", "--custom", "0.1", "--pollute", "{l1x2}"]),
-    ("L1-50pct-coldops", "as above, 50% of directories with custom ops",
-     ["--dentries", "128", "--custom", "0.5", "--pollute", "{l1x2}"]),
-    ("L1-100pct-coldops", "as above, every directory with custom ops",
-     ["--dentries", "128", "--custom", "1", "--pollute", "{l1x2}"]),
-    ("L1-100pct-warm", "small tree, every directory with custom ops, caches warm",
-     ["--dentries", "128", "--custom", "1"]),
-    ("LLC-0pct", "dentries filling half the simulated last level, no custom ops",
-     ["--dentries", "{llc_dentries}", "--custom", "0"]),
-    ("depth4-0pct", "4-component paths, 4096 dentries, no custom ops",
-     ["--dentries", "4096", "--custom", "0", "--depth", "4"]),
-]
-TINY = [("tiny-default-coldops", "smoke test: 64 dentries, cold ops",
-         ["--dentries", "64", "--custom", "0", "--pollute", "{l1x2}"])]
-
+# The L2 each geometry sizes "L2" scenarios by (valgrind simulates no L2).
+GEOMETRY_L2 = {"zen4": 1048576, "neoverse-n1": 1048576}
 
 class CachesimError(Exception):
     """code 2: bad input (folder, strategy, missing tool); 1: a run that failed."""
@@ -121,18 +100,6 @@ def parse_callgrind(path):
     return dict(zip(events, totals + [0] * (len(events) - len(totals))))
 
 
-def strategies(driver):
-    out = subprocess.run([driver, "--list"], capture_output=True, text=True)
-    if out.returncode:
-        raise CachesimError(f"{driver} --list failed: {out.stderr.strip()}")
-    names = []
-    for line in out.stdout.splitlines()[1:]:
-        if not line.strip() or line.startswith(("scenario", " ")):
-            continue
-        names.append((line.split()[0], "baseline" in line))
-    return names
-
-
 def run_one(driver, geometry, flags, lookups, workdir):
     out_file = os.path.join(workdir, "callgrind.out")
     # An empty environment: its size moves the stack, and with it which cache
@@ -161,7 +128,8 @@ def main():
     ap.add_argument("--check", action="store_true",
                     help="check every input (geometry, tools, driver, strategies) and exit: writes nothing")
     ap.add_argument("--lookups", type=int, default=20000, help="lookups per run, at least 1")
-    ap.add_argument("--scenarios", default="all", choices=["all", "tiny"])
+    ap.add_argument("--scenarios", default="all",
+                    help="all (every named scenario but the tiny one), tiny, or names, comma-separated")
     ap.add_argument("--strategies", default="", help="comma-separated; default: all")
     args = ap.parse_args()
 
@@ -182,45 +150,53 @@ def main():
                 raise CachesimError(f"{tool} not found: `make cachesim` installs valgrind with apt-get; "
                                     "install it by hand if that failed")
         geometry = host_geometry() if args.geometry == "host" else GEOMETRIES[args.geometry]
-        l1x2 = 2 * geometry["D1"][0]
+        l2 = (sysfs_cache(2, ("Unified", "Data")) or geometry["LL"])[0] if args.geometry == "host" \
+            else GEOMETRY_L2[args.geometry]
+        caches = f"{geometry['D1'][0]},{l2},{geometry['LL'][0]}"
+        try:
+            reg = registry.load(args.driver, caches)
+        except registry.RegistryError as e:
+            raise CachesimError(str(e)) from None
         wanted = {s for s in args.strategies.split(",") if s}
-        strats = strategies(args.driver)
-        unknown = wanted - {n for n, _ in strats}
+        unknown = wanted - {s["name"] for s in reg["strategies"]}
         if unknown:
             raise CachesimError(f"--strategies: no such strategy: {', '.join(sorted(unknown))}")
-        scenarios = TINY if args.scenarios == "tiny" else SCENARIOS
+        if args.scenarios == "all":
+            scenarios = [sc for sc in reg["scenarios"] if sc["size_class"] != "tiny"]
+        elif args.scenarios == "tiny":
+            scenarios = [sc for sc in reg["scenarios"] if sc["size_class"] == "tiny"]
+        else:
+            try:
+                scenarios = [registry.scenario(reg, n) for n in args.scenarios.split(",")]
+            except registry.RegistryError as e:
+                raise CachesimError(f"--scenarios: {e}") from None
         if args.check:
             return
         obstats.watch_make()
 
+        runs = [(sc, s["name"]) for sc in scenarios for s in registry.runnable(reg, sc)
+                if not wanted or s["name"] in wanted]
         rows = []
-        total = sum(1 for _ in scenarios) * len(strats)
-        k = 0
         with tempfile.TemporaryDirectory() as work:
-            for name, what, flags in scenarios:
-                flags = [f.format(l1x2=l1x2, llc_dentries=max(64, geometry["LL"][0] // 2 // 256))
-                         for f in flags]
-                custom = float(flags[flags.index("--custom") + 1])
-                for strat, no_custom in strats:
-                    k += 1
-                    if wanted and strat not in wanted:
-                        continue
-                    if strat == "direct" and custom > 0:
-                        continue
-                    print(f"cachesim: [{k}/{total}] {name} {strat}", file=sys.stderr)
-                    c = run_one(args.driver, geometry, ["--strategy", strat] + flags, args.lookups, work)
-                    n = args.lookups
-                    rows.append({
-                        "scenario": name,
-                        "strategy": strat,
-                        "lookups": n,
-                        "instructions_per_lookup": c.get("Ir", 0) / n,
-                        "data_reads_per_lookup": c.get("Dr", 0) / n,
-                        "D1_misses_per_lookup": (c.get("D1mr", 0) + c.get("D1mw", 0)) / n,
-                        "D1_read_misses_per_lookup": c.get("D1mr", 0) / n,
-                        "LL_misses_per_lookup": (c.get("DLmr", 0) + c.get("DLmw", 0)) / n,
-                        "I1_misses_per_lookup": c.get("I1mr", 0) / n,
-                    })
+            for k, (sc, strat) in enumerate(runs, 1):
+                name = sc["name"]
+                print(f"cachesim: [{k}/{len(runs)}] {name} {strat}", file=sys.stderr)
+                c = run_one(args.driver, geometry, ["--scenario", name, "--caches", caches,
+                                                    "--strategy", strat], args.lookups, work)
+                n = args.lookups
+                rows.append({
+                    "scenario": name,
+                    "strategy": strat,
+                    "lookups": n,
+                    "dentries": sc["dentries"],
+                    "pollute_bytes": sc["pollute_bytes"],
+                    "instructions_per_lookup": c.get("Ir", 0) / n,
+                    "data_reads_per_lookup": c.get("Dr", 0) / n,
+                    "D1_misses_per_lookup": (c.get("D1mr", 0) + c.get("D1mw", 0)) / n,
+                    "D1_read_misses_per_lookup": c.get("D1mr", 0) / n,
+                    "LL_misses_per_lookup": (c.get("DLmr", 0) + c.get("DLmw", 0)) / n,
+                    "I1_misses_per_lookup": c.get("I1mr", 0) / n,
+                })
     except CachesimError as e:
         print(f"cachesim: {e}", file=sys.stderr)
         sys.exit(e.code)
@@ -247,11 +223,12 @@ def main():
           f"for it here. The driver times on a stack at a fixed address and builds every tree at "
           f"one fixed address, so these counts do not depend on the checkout path, the "
           f"environment or argv (tests/test_cachesim_placement.sh checks it).\n"]
-    for name, what, _ in scenarios:
-        sel = [r for r in rows if r["scenario"] == name]
+    for sc in scenarios:
+        sel = [r for r in rows if r["scenario"] == sc["name"]]
         if not sel:
             continue
-        md.append(f"### {name}: {what}\n")
+        md.append(f"### {sc['name']}: {sc['summary']} ({sc['dentries']} dentries, "
+                  f"{sc['pollute_bytes']} bytes polluted per lookup)\n")
         md.append("| strategy | instructions/lookup | D1 misses/lookup | D1 read misses/lookup | LL misses/lookup | data reads/lookup |")
         md.append("|---|---|---|---|---|---|")
         for r in sel:

@@ -280,7 +280,7 @@ def parent_object(d):
                               f"parent_ops {m_p:.2f}, null_tested {m_v:.2f}")
     price = (f"; the price: {m_p - m_v:+.2f} D1 read misses per lookup (simulated, every directory "
              "custom, cold)" if m_p is not None and m_v is not None else "")
-    out["verdict"] = (f"by construction: one pointer of 192 bytes, {pct:.1f}% (the article says about 5%)"
+    out["verdict"] = (f"by construction: one pointer of {b_v:.0f} bytes, {pct:.1f}% (the article says about 5%)"
                       + price)
     return out
 

@@ -20,20 +20,22 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import obstats  # noqa: E402
+import registry  # noqa: E402
+
 ARCHES = {"x86_64": ("objdump", "x86-64"), "arm64": ("aarch64-linux-gnu-objdump", "arm64")}
 SITES = [("site_d_hash", "hash-op call site (per component)"),
          ("site_d_compare", "compare-op site (per hash-chain entry)")]
 WIDTH = 44
 
 
-def strategies_in(folder):
-    order = []
-    list_h = os.path.join(os.path.dirname(__file__), "..", "src", "strategies", "list.h")
-    with open(list_h) as f:
-        for line in f:
-            m = re.match(r"STRATEGY\((\w+)\)", line.strip())
-            if m:
-                order.append(m.group(1))
+def strategies_in(folder, driver):
+    """The registry's strategies (opsbench-run --list --json) that @folder has objects of."""
+    try:
+        order = [s["name"] for s in registry.load(driver)["strategies"]]
+    except registry.RegistryError as e:
+        sys.exit(f"disasm.py: {e}")
     present = {n[:-2] for n in os.listdir(folder) if n.endswith(".o")}
     return [s for s in order if s in present]
 
@@ -77,6 +79,7 @@ def is_padding(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", required=True)
+    ap.add_argument("--driver", required=True, help="opsbench-run, whose --list --json names the strategies")
     ap.add_argument("--out", required=True)
     ap.add_argument("--columns", nargs="+", required=True, metavar="ARCH-VARIANT")
     args = ap.parse_args()
@@ -94,7 +97,7 @@ def main():
             variants.append((col, tool, f"{arch_title} {variant}", arch))
     if not variants:
         sys.exit(f"disasm.py: {args.dir}: no objects; run `make disasm`")
-    strategies = strategies_in(os.path.join(args.dir, variants[0][0]))
+    strategies = strategies_in(os.path.join(args.dir, variants[0][0]), args.driver)
     code = {}
     for variant, tool, _, _ in variants:
         for s in strategies:
@@ -159,5 +162,4 @@ def main():
 
 
 if __name__ == "__main__":
-    import obstats  # noqa: E402 (scripts/ is on sys.path)
     obstats.run_main(main)

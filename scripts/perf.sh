@@ -3,7 +3,10 @@
 # events as the in-process PMU layer, user space only, repeated, minus a
 # zero-lookup run of the same scenario (the setup), per lookup.
 #
-#   DRIVER=... OUT=dir [REPEAT=5] [LOOKUPS=2000000] [SCENARIO='--dentries 128'] scripts/perf.sh
+#   DRIVER=... OUT=dir [REPEAT=5] [LOOKUPS=2000000] [SCENARIO=L1-0pct-warm] scripts/perf.sh
+#
+# SCENARIO is one of the driver's named scenarios, the strategies and the
+# events are the driver's (`opsbench-run --list --json`, scripts/registry.py).
 #
 # Writes OUT/perf.csv and OUT/perf.md.  Where the machine cannot count (a VM
 # without a PMU, perf_event_paranoid), it says so in one line, writes that
@@ -13,10 +16,14 @@ driver=${DRIVER:?}
 out=${OUT:?}
 repeat=${REPEAT:-5}
 lookups=${LOOKUPS:-2000000}
-read -r -a scenario <<<"${SCENARIO:---dentries 128 --custom 0}"
+scenario_name=${SCENARIO:-L1-0pct-warm}
+scenario=(--scenario "$scenario_name")
 . "$(dirname "$0")/run-folder.sh"
 stop_on_signals perf
-events=cycles:u,instructions:u,branches:u,branch-misses:u,L1-dcache-load-misses:u,LLC-load-misses:u
+here=$(dirname "$0")
+strategies=$(python3 "$here/registry.py" "$driver" strategies --scenario "$scenario_name") || exit 2
+events=$(python3 "$here/registry.py" "$driver" perf-events) || exit 2
+events=$(sed 's/,/:u,/g; s/$/:u/' <<<"$events")
 
 if ! command -v perf >/dev/null; then
 	echo "perf: the perf tool is not installed (Debian: linux-perf); see make cachesim for simulated counts" >&2
@@ -41,8 +48,7 @@ stat() { # strategy lookups -> CSV "event,value" averaged over the repeats
 }
 
 echo "strategy,event,per_lookup,lookups,repeats,scenario" >"$tmp/perf.csv"
-for s in $("$driver" --list | awk 'NR > 1 && NF && !/^scenario|^  / { print $1 }'); do
-	[[ $s == direct && " ${scenario[*]} " != *" --custom 0 "* ]] && continue
+for s in $strategies; do
 	echo "perf: $s" >&2
 	stat "$s" "$lookups" >"$tmp/full" && stat "$s" 0 >"$tmp/setup" || {
 		echo "perf: perf stat failed for $s" >&2

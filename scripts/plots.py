@@ -13,9 +13,10 @@ import subprocess
 
 import obstats
 
-# Report order of the strategies (src/strategies/list.h), for stable colours.
-ORDER = ["null_tested", "default_ops", "flag_gated", "flag_hoisted", "embedded",
-         "parent_ops", "icall_wrapper", "static_call", "direct"]
+# Report order of the strategies, for stable colours: the registry's order,
+# in which the suite registers its benchmarks and the simulation runs them
+# (set by make_all() from the results; no list of names here).
+ORDER = []
 SIZE_ORDER = {"tiny": 0, "L1": 1, "L2": 2, "LLC": 3, "DRAM": 4}
 
 
@@ -164,7 +165,7 @@ def plot_working_set(p, scen, meta):
 set logscale x 2
 set format x "%.0b %BB"
 set offsets graph 0.02, graph 0.1, 0, 0
-set xlabel "dentries x (192 + 64 bucket) bytes (log scale); dashed lines: cache sizes from sysfs"
+set xlabel "dentries x (object + 64 bucket) bytes (log scale); dashed lines: cache sizes from sysfs"
 set ylabel "ns per lookup (10th percentile)"
 plot {plots}
 """
@@ -276,6 +277,9 @@ plot datafile using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb '#aa3377'
 def make_all(run_dir, results, meta, cachesim):
     """Draw every plot the data allows; returns (made [(stem, title)], skipped {name: why})."""
     p = Plotter(run_dir)
+    ORDER[:] = list(dict.fromkeys(
+        [w[1] for w in (obstats.parse_name(n)[0] for n in results) if w[0] == "lookup" and len(w) > 1] +
+        [r["strategy"] for r in cachesim or []]))
     scen = lookups(results)
     skipped = plot_scenarios(p, scen)
     for name, fn in (("working-set", lambda: plot_working_set(p, scen, meta)),

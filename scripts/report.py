@@ -122,6 +122,7 @@ def load_run(d, writes=True):
     except obstats.ResultsError as e:
         raise InputError(str(e)) from None
     meta = check_meta(os.path.join(d, "meta.json"), read_json(os.path.join(d, "meta.json"), required=True))
+    registry = read_registry(os.path.join(d, "registry.json"))
     disasm = check_disasm(os.path.join(d, "disasm.json"), read_json(os.path.join(d, "disasm.json"), required=False))
     object_size = {}
     for name, e in results.items():
@@ -135,6 +136,7 @@ def load_run(d, writes=True):
         "meta": meta,
         "cachesim": read_csv(os.path.join(d, "cachesim.csv"), CACHESIM_COLUMNS),
         "disasm": disasm,
+        "registry": registry,
         "object_size": object_size,
         "hyperfine": read_json(os.path.join(d, "hyperfine.json"), required=False),
         "perf_md": os.path.exists(os.path.join(d, "perf.md")),
@@ -181,9 +183,33 @@ def lookup_scenarios(res):
     return scen
 
 
+# The baselines (the registry's "baseline" and "custom_baseline" strategies):
+# from the run's registry.json (`opsbench-run --list --json`, saved by make
+# bench) when there is one; these are what older runs used.
+BASELINES = {"baseline": "direct", "custom_baseline": "null_tested"}
+
+
 def baseline_of(strategies):
     """The baseline a scenario's strategies are compared with."""
-    return "direct" if "direct" in strategies else "null_tested"
+    b = BASELINES["baseline"]
+    return b if b in strategies else BASELINES["custom_baseline"]
+
+
+def read_registry(path):
+    """Set BASELINES from a run's registry.json, if it has one."""
+    reg = read_json(path, required=False)
+    if reg is None:
+        return None
+    try:
+        for key in BASELINES:
+            names = [s["name"] for s in reg["strategies"] if s[key] is True]
+            if len(names) != 1 or not isinstance(names[0], str):
+                raise InputError(f"{path}: expected exactly one strategy with \"{key}\": true")
+            BASELINES[key] = names[0]
+    except (KeyError, TypeError):
+        raise InputError(f"{path}: not opsbench-run --list --json output (strategies with name, "
+                         "baseline, custom_baseline)") from None
+    return reg
 
 
 def compare_scenario(strat):

@@ -39,7 +39,7 @@ rc=$?
 
 . tests/lib.sh
 check "arm64 opsbench-run --list under qemu" \
-	bash -c "$qemu $build/bin/opsbench-run --list | grep -q flag_gated"
+	bash -c "$qemu $build/bin/opsbench-run --list --json | grep -q '\"name\":\"flag_gated\"'"
 check "arm64 opsbench-suite --list under qemu" \
 	bash -c "$qemu $build/bin/opsbench-suite --list | grep -q '^lookup/flag_gated/'"
 check "arm64 opsbench-run says it is emulated and runs a tiny scenario" \

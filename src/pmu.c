@@ -21,19 +21,24 @@ pmu_open_fn *pmu_sys_open = sys_perf_event_open;
 #define HW_CACHE(cache, op, result) \
 	((cache) | ((op) << 8) | ((result) << 16))
 
+/* Each event: our name, the perf tool's name of the same event, and its attr. */
 static const struct {
 	const char *name;
+	const char *perf_name;
 	uint32_t type;
 	uint64_t config;
 } events[PMU_NR_EVENTS] = {
-	[PMU_CYCLES]	      = { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	[PMU_INSTRUCTIONS]    = { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	[PMU_BRANCHES]	      = { "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	[PMU_BRANCH_MISSES]   = { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	[PMU_L1D_READ_MISSES] = { "L1D-read-misses", PERF_TYPE_HW_CACHE,
+	[PMU_CYCLES]	      = { "cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	[PMU_INSTRUCTIONS]    = { "instructions", "instructions", PERF_TYPE_HARDWARE,
+				  PERF_COUNT_HW_INSTRUCTIONS },
+	[PMU_BRANCHES]	      = { "branches", "branches", PERF_TYPE_HARDWARE,
+				  PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	[PMU_BRANCH_MISSES]   = { "branch-misses", "branch-misses", PERF_TYPE_HARDWARE,
+				  PERF_COUNT_HW_BRANCH_MISSES },
+	[PMU_L1D_READ_MISSES] = { "L1D-read-misses", "L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
 				  HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ,
 					   PERF_COUNT_HW_CACHE_RESULT_MISS) },
-	[PMU_LLC_READ_MISSES] = { "LLC-read-misses", PERF_TYPE_HW_CACHE,
+	[PMU_LLC_READ_MISSES] = { "LLC-read-misses", "LLC-load-misses", PERF_TYPE_HW_CACHE,
 				  HW_CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ,
 					   PERF_COUNT_HW_CACHE_RESULT_MISS) },
 };
@@ -44,6 +49,11 @@ static const struct {
 const char *pmu_event_name(enum pmu_event e)
 {
 	return (unsigned int)e < PMU_NR_EVENTS ? events[e].name : "?";
+}
+
+const char *pmu_event_perf_name(enum pmu_event e)
+{
+	return (unsigned int)e < PMU_NR_EVENTS ? events[e].perf_name : "?";
 }
 
 const char *pmu_why(int err)

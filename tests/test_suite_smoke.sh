@@ -26,12 +26,13 @@ smoke() {
 }
 
 json_names_every_strategy() {
-	"$run" --list | awk 'NR > 1 && NF && !/^scenario|^  /{ print $1 }' >"$tmp/strategies"
-	[[ -s $tmp/strategies ]] || return 1
-	"$py" - "$tmp/smoke.json" "$tmp/strategies" <<'PY'
+	"$run" --list --json >"$tmp/registry.json" || return 1
+	"$py" - "$tmp/smoke.json" "$tmp/registry.json" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1]))
-want = {l.strip() for l in open(sys.argv[2]) if l.strip()}
+registry = json.load(open(sys.argv[2]))["strategies"]
+want = {s["name"] for s in registry}
+size = {s["name"]: s["object_bytes"] for s in registry}
 runs = [b for b in data["benchmarks"] if b.get("run_type") == "iteration"]
 errors = [b["name"] for b in data["benchmarks"] if b.get("error_occurred")]
 seen = {b["name"].split("/")[1] for b in runs if b["name"].startswith("lookup/")}
@@ -53,7 +54,7 @@ for b in runs:
     if b["name"].startswith("lookup/"):
         for counter in ("round", "dentry_bytes", "total_bytes", "ns_per_cycle", "huge_page_share"):
             assert counter in b, f"{b['name']}: no {counter}"
-        assert b["dentry_bytes"] == 192, f"{b['name']}: dentry_bytes {b['dentry_bytes']}"
+        assert b["dentry_bytes"] == size[b["label"]], f"{b['name']}: dentry_bytes {b['dentry_bytes']}"
 assert any(b["name"].startswith("dispatch/") for b in runs), "no dispatch benchmarks"
 assert any(b["name"].startswith("calib/chase/") for b in runs), "no pointer chase"
 print(f"{len(runs)} runs, strategies {sorted(seen)}")

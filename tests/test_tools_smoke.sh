@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . tests/lib.sh
 # How many strategies the registry has (every count below derives from it).
-nstrat=$("$run" --list | awk 'NR > 1 && NF && !/^scenario|^  /' | wc -l)
+nstrat=$(python3 scripts/registry.py "$run" strategies | wc -l)
 
 # ---- the driver's command line ----
 
@@ -28,8 +28,10 @@ json_line_parses() {
 	"$run" -s embedded --lookups 1000 --dentries 300 | tail -n 1 | python3 -c '
 import json, sys
 d = json.loads(sys.stdin.read())
-assert d["strategy"] == "embedded" and d["object_bytes"] == 192 and d["dentries"] == 300, d
-assert "cycles/lookup" in d, d'
+reg = {s["name"]: s for s in json.loads(sys.argv[1])["strategies"]}
+assert d["strategy"] == "embedded" and d["object_bytes"] == reg["embedded"]["object_bytes"], d
+assert d["dentries"] == 300, d
+assert "cycles/lookup" in d, d' "$("$run" --list --json)"
 }
 check "driver: the last line is JSON with the scenario's figures" json_line_parses
 check "driver: --help lists every flag" bash -c "'$run' --help | grep -q -- '--no-pmu' && '$run' --help | grep -q -- '--pollute'"
@@ -73,7 +75,7 @@ if command -v valgrind >/dev/null; then
 		python3 scripts/cachesim.py --driver "$run" --out "$tmp/cs2" --scenarios tiny \
 			--lookups 2000 --strategies flag_gated,null_tested || return 1
 		cmp "$tmp/cs1/cachesim.csv" "$tmp/cs2/cachesim.csv" && [[ $(wc -l <"$tmp/cs1/cachesim.csv") == 3 ]] &&
-			grep -q '^tiny-default-coldops,flag_gated,2000,' "$tmp/cs1/cachesim.csv"
+			grep -q '^tiny-0pct-coldops,flag_gated,2000,64,' "$tmp/cs1/cachesim.csv"
 	}
 	check "cachesim: two runs give identical numbers" cachesim_twice_identical
 	cachesim_refuses() {
@@ -118,7 +120,7 @@ FAKE
 chmod +x "$tmp/fakebin/perf"
 perf_arithmetic() {
 	PATH="$tmp/fakebin:$PATH" DRIVER=$run OUT=$tmp/perf-fake REPEAT=2 LOOKUPS=500 \
-		SCENARIO='--dentries 64 --custom 0' scripts/perf.sh >/dev/null || return 1
+		SCENARIO=L1-0pct-warm scripts/perf.sh >/dev/null || return 1
 	# (1000 + 10 * 500 - 1000) / 500 = 10 per lookup for every event and strategy.
 	grep -q '^flag_gated,instructions,10.0000,500,2,' "$tmp/perf-fake/perf.csv" &&
 		[[ $(grep -c ',10.0000,' "$tmp/perf-fake/perf.csv") == $((6 * nstrat)) ]] &&
@@ -130,7 +132,7 @@ check "perf: setup subtracted and divided per lookup (stand-in perf)" perf_arith
 
 if command -v hyperfine >/dev/null; then
 	hyperfine_exports() {
-		DRIVER=$run OUT=$tmp RUNS=2 LOOKUPS=1000 SCENARIO='--dentries 64 --custom 0' \
+		DRIVER=$run OUT=$tmp RUNS=2 LOOKUPS=1000 SCENARIO=L1-0pct-warm \
 			scripts/hyperfine.sh >/dev/null || return 1
 		python3 -c '
 import json, sys

@@ -58,6 +58,9 @@ extern pmu_open_fn *pmu_sys_open;
 /* Short name of @e, as used in counter names: "cycles", "L1D-read-misses", ... */
 const char *pmu_event_name(enum pmu_event e);
 
+/* The perf tool's name of the same event ("L1-dcache-load-misses"), for perf stat -e. */
+const char *pmu_event_perf_name(enum pmu_event e);
+
 /*
  * pmu_open - open the group on the calling thread.  Prints one line to @log
  * (NULL: silent) naming the events it drops and why.  Returns the number of

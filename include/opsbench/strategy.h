@@ -96,6 +96,12 @@ struct strategy {
 	size_t object_size;	/* sizeof its struct dentry, in bytes */
 	size_t inline_name_len;	/* its DNAME_INLINE_LEN: longer names are external */
 	bool custom_ops;	/* false: only workloads without custom ops */
+	/*
+	 * The baselines strategies are compared with: @baseline, no dispatch at
+	 * all (direct); where it cannot run (custom ops), @custom_baseline.
+	 */
+	bool baseline;
+	bool custom_baseline;
 
 	/*
 	 * build - instantiate @wl; the tree refers to @wl's paths, so @wl must

@@ -10,7 +10,11 @@
  *   DENTRY_LAYOUT       DENTRY_LAYOUT_OPS_POINTER (default), _EMBEDDED, _NO_OPS
  *   STRATEGY_OPS        which tables it attaches: ops_sparse, ops_full, ops_none
  *   OP_PRESENT, OP_CALL the seam (see src/model/walk.h)
+ *   STRATEGY_OBJECT_BYTES  sizeof its struct dentry, declared so that a
+ *                       reader sees it and checked here at compile time
  *   STRATEGY_HOIST_COMPARE, STRATEGY_NO_CUSTOM_OPS  (optional)
+ *   STRATEGY_BASELINE, STRATEGY_CUSTOM_BASELINE     (optional) it is the
+ *                       baseline (direct), or the one where direct cannot run
  *   STRATEGY_ATTACH(t, err), STRATEGY_DETACH(t)      (optional) called once
  *                       a tree is built / before it is freed, for a
  *                       strategy with state outside the tree (static_call)
@@ -24,8 +28,9 @@
 #include <errno.h>
 #include <string.h>
 
-#if !defined(STRATEGY_NAME) || !defined(STRATEGY_SUMMARY) || !defined(STRATEGY_OPS)
-#error "a strategy defines STRATEGY_NAME, STRATEGY_SUMMARY and STRATEGY_OPS"
+#if !defined(STRATEGY_NAME) || !defined(STRATEGY_SUMMARY) || !defined(STRATEGY_OPS) || \
+	!defined(STRATEGY_OBJECT_BYTES)
+#error "a strategy defines STRATEGY_NAME, STRATEGY_SUMMARY, STRATEGY_OPS and STRATEGY_OBJECT_BYTES"
 #endif
 
 #define OB_CONCAT_(a, b)	a##b
@@ -282,16 +287,25 @@ static void SYM(destroy)(struct ob_tree *t)
 #define STRATEGY_ORIGIN ""
 #endif
 
+_Static_assert(sizeof(struct dentry) == STRATEGY_OBJECT_BYTES,
+	       "STRATEGY_OBJECT_BYTES is not the size of this strategy's struct dentry");
+
 const struct strategy STRATEGY_DESC = {
 	.name		= OB_STR(STRATEGY_NAME),
 	.summary	= STRATEGY_SUMMARY,
 	.origin		= STRATEGY_ORIGIN,
-	.object_size	= sizeof(struct dentry),
+	.object_size	= STRATEGY_OBJECT_BYTES,
 	.inline_name_len = DNAME_INLINE_LEN,
 #ifdef STRATEGY_NO_CUSTOM_OPS
 	.custom_ops	= false,
 #else
 	.custom_ops	= true,
+#endif
+#ifdef STRATEGY_BASELINE
+	.baseline	= true,
+#endif
+#ifdef STRATEGY_CUSTOM_BASELINE
+	.custom_baseline = true,
 #endif
 	.build		= SYM(build),
 #ifdef STRATEGY_DETACH

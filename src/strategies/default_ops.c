@@ -8,6 +8,7 @@
 #define STRATEGY_SUMMARY	"d_op->op() always; tables built from a *_DEFAULTS initializer, never NULL"
 #define STRATEGY_ORIGIN		"LWN 'Object-oriented design patterns in the kernel' (2011): mandatory default methods"
 #define STRATEGY_OPS		ops_full
+#define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 
 #define OP_PRESENT(d, op, flag)	1
 #define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))

@@ -10,6 +10,7 @@
 #define STRATEGY_SUMMARY	"function pointers stored in the dentry itself (line 1), NULL-tested"
 #define STRATEGY_ORIGIN		"LWN 'Object-oriented design patterns in the kernel' (2011): methods embedded in the object"
 #define STRATEGY_OPS		ops_sparse
+#define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 #define DENTRY_LAYOUT		DENTRY_LAYOUT_EMBEDDED
 
 #define OP_PRESENT(d, op, flag)	((d)->d_m.op != NULL)

@@ -9,6 +9,7 @@
 #define STRATEGY_SUMMARY	"DCACHE_OP_* bit in the parent's d_flags gates d_op->op(); compare bit tested per chain entry"
 #define STRATEGY_ORIGIN		"Linux 2.6.38, commit fb045adb99d9 'fs: dcache reduce branches in lookup path'"
 #define STRATEGY_OPS		ops_sparse
+#define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 
 #define OP_PRESENT(d, op, flag)	((d)->d_flags & (flag))
 #define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))

@@ -10,6 +10,7 @@
 #define STRATEGY_SUMMARY	"default_ops via INDIRECT_CALL_2: compare with known targets, call directly on a match"
 #define STRATEGY_ORIGIN		"Linux 4.20+ include/linux/indirect_call_wrapper.h (retpoline era)"
 #define STRATEGY_OPS		ops_full
+#define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 
 #include "opsbench/indirect_call.h"
 

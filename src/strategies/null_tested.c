@@ -9,6 +9,8 @@
 #define STRATEGY_SUMMARY	"d_op->op ? d_op->op() : inline default (d_op NULL on plain fs)"
 #define STRATEGY_ORIGIN		"LWN 'Object-oriented design patterns in the kernel' (2011); Linux before 2.6.38"
 #define STRATEGY_OPS		ops_sparse
+#define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
+#define STRATEGY_CUSTOM_BASELINE 1	/* the baseline where direct cannot run (custom ops) */
 
 #define OP_PRESENT(d, op, flag)	((d)->d_op && (d)->d_op->op)
 #define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))

@@ -10,6 +10,7 @@
 #define STRATEGY_SUMMARY	"no d_op in the dentry; d_sb->s_d_op->op(), NULL-tested"
 #define STRATEGY_ORIGIN		"LWN 'Object-oriented design patterns in the kernel' (2011): ops in a parent object"
 #define STRATEGY_OPS		ops_sparse
+#define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 #define DENTRY_LAYOUT		DENTRY_LAYOUT_NO_OPS
 
 #define OP_PRESENT(d, op, flag)	((d)->d_sb->s_d_op && (d)->d_sb->s_d_op->op)

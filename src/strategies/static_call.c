@@ -17,6 +17,7 @@
 #define STRATEGY_SUMMARY	"DCACHE_OP_* bit, then a direct call to the op's trampoline, patched at attach time (one target per op)"
 #define STRATEGY_ORIGIN		"Linux 5.10+ include/linux/static_call.h (beyond the article)"
 #define STRATEGY_OPS		ops_sparse
+#define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 #define STRATEGY_ATTACH		static_call_attach
 #define STRATEGY_DETACH		static_call_detach
 
