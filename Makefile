@@ -33,6 +33,8 @@ OPT		?= -O2 -g
 EXTRA_CFLAGS	?=
 
 CCNAME		:= $(notdir $(firstword $(CC)))
+# What every output records as the build's source (opsbench/build.h).
+OB_COMMIT	:= $(or $(shell git describe --always --dirty --abbrev=12 2>/dev/null),unknown)
 
 # Code generation (VARIANT=plain|kernel|retpoline), each its own build tree:
 #   plain      a user-space -O2 build, as before
@@ -117,13 +119,21 @@ SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c
 CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
-.PHONY: all lib tests tools suite test test-unit test-asan deps-test deps-kcfi deps-bench bench bench-run \
+.PHONY: all build-all deps-build deps-disasm lib tests tools suite test test-unit test-asan deps-test deps-kcfi deps-bench bench bench-run \
 	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
 	disasm report compare deps-report fuzz deps-fuzz clean help
 
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
 define build_rules
+# The commit the tree is at, for src/build.c: rewritten only when it changes.
+$(1)/gen/commit.h: FORCE
+	@mkdir -p $$(dir $$@)
+	@echo '#define OB_COMMIT "$$(OB_COMMIT)"' >$$@.tmp; \
+	 if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv $$@.tmp $$@; fi
+$(1)/obj/src/build.o: $(1)/gen/commit.h
+$(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
+
 # The measured functions and their loops start on a cache line of their own,
 # so that no strategy gains or loses by where its loop falls in a line.
 $(1)/obj/src/strategies/%.o: CFLAGS_COMMON += -falign-functions=64 -falign-loops=64
@@ -176,10 +186,19 @@ SUITE		:= $(BUILD)/bin/opsbench-suite
 ASAN_TOOLS	:= $(patsubst bench/%.c,$(ASAN_BUILD)/bin/%,$(TOOL_SRCS))
 
 .SECONDARY:
+FORCE:
 
 # ---- targets ----
 
-all: lib tests tools $(if $(CROSS),suite) ## build the library, tests and tools (ARCH=arm64: cross-build, suite too)
+# The dependency step first (the cross compiler and arm64 libraries for
+# ARCH=arm64 on another machine), then a new make that sees what it installed.
+all: $(if $(CROSS),deps-arm64,deps-build) ## install what is missing, build the library, tests and tools (ARCH=arm64: cross-build, suite too)
+	@$(MAKE) --no-print-directory build-all
+
+build-all: lib tests tools $(if $(CROSS),suite)
+
+deps-build:
+	@scripts/deps.sh build
 
 lib: $(BUILD)/libopsbench.a ## build the static library
 
@@ -234,7 +253,7 @@ RUN		?=
 GEOMETRY	?= host
 
 deps-cachesim:
-	@scripts/deps.sh cachesim
+	@scripts/deps.sh build cachesim
 
 cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per lookup, every strategy (GEOMETRY=host|zen4|neoverse-n1, RUN=folder)
 	@python3 scripts/cachesim.py --check --driver $(BUILD)/bin/opsbench-run --geometry "$$GEOMETRY"
@@ -242,14 +261,14 @@ cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per 
 	 exec python3 scripts/cachesim.py --driver $(BUILD)/bin/opsbench-run --out "$$dir" --geometry "$$GEOMETRY"
 
 deps-perf:
-	@scripts/deps.sh perf
+	@scripts/deps.sh build perf
 
 perf: deps-perf $(TOOLS) ## perf stat of every strategy, setup subtracted (RUN=folder)
 	@dir=$$(COMMAND='make perf' scripts/results-dir.sh) && \
 	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" exec scripts/perf.sh
 
 deps-hyperfine:
-	@scripts/deps.sh hyperfine
+	@scripts/deps.sh build hyperfine
 
 hyperfine: deps-hyperfine $(TOOLS) ## every strategy as a whole process under hyperfine (RUN=folder)
 	@dir=$$(COMMAND='make hyperfine' scripts/results-dir.sh) && \
@@ -264,9 +283,9 @@ deps-arm64:
 	@scripts/deps.sh arm64
 
 test-arm64: deps-arm64 ## cross-build for arm64 (plain and bti-pac) and run every unit test under qemu-aarch64 -cpu max
-	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=plain all
+	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=plain build-all
 	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD) VARIANT=plain scripts/test-arm64.sh
-	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=bti-pac all
+	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=bti-pac build-all
 	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD)-bti-pac VARIANT=bti-pac scripts/test-arm64.sh
 
 # ---- make disasm: each strategy's dispatch sites under every variant of
@@ -295,7 +314,10 @@ disasm_objs	= $(foreach c,$(1),$(patsubst src/strategies/%.c,$(DISASM_DIR)/$(c)/
 DISASM_OBJS	:= $(call disasm_objs,$(DISASM_X86_COLS) $(DISASM_ARM_COLS))
 DISASM_X86	:= $(call disasm_objs,$(DISASM_X86_COLS))
 
-disasm: deps-arm64 ## each strategy's hash-op and compare-op call sites under every variant, x86-64 and arm64, side by side
+deps-disasm:
+	@scripts/deps.sh build arm64
+
+disasm: deps-disasm ## each strategy's hash-op and compare-op call sites under every variant, x86-64 and arm64, side by side
 	@$(MAKE) --no-print-directory $(DISASM_OBJS) $(TOOLS)
 	@python3 scripts/disasm.py --dir $(DISASM_DIR) --driver $(BUILD)/bin/opsbench-run --out $(DISASM_DIR)/disasm.md \
 	 --columns $(DISASM_X86_COLS) $(DISASM_ARM_COLS)
@@ -308,6 +330,7 @@ report: deps-report ## report.md, plots and claims for RUN=folder (default: the 
 	@dir=$$(scripts/results-dir.sh --existing) && \
 	 python3 scripts/report.py --check "$$dir" && \
 	 python3 scripts/disasm.py --dir $(DISASM_DIR) --driver $(BUILD)/bin/opsbench-run --out "$$dir/disasm.md" --columns $(DISASM_X86_COLS) >/dev/null && \
+	 python3 scripts/provenance.py "$$dir" --tree --tool "make report" disasm.md disasm.json && \
 	 python3 scripts/report.py "$$dir"
 
 # Two results folders for make compare.
@@ -349,7 +372,7 @@ $(FUZZ_BIN): $(patsubst %.S,$(FUZZ_BUILD)/obj/%.o,$(patsubst %.c,$(FUZZ_BUILD)/o
 -include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)
 
 deps-fuzz:
-	@scripts/deps.sh clang
+	@scripts/deps.sh build clang
 
 fuzz: deps-fuzz ## fuzz names, paths and trees for FUZZ_TIME seconds (default 60); crashes go to tests/fuzz/regressions/
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)

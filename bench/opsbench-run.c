@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opsbench/build.h"
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
 #include "opsbench/scenario.h"
@@ -323,8 +324,8 @@ static void list_json(const struct ob_caches *c)
 	const struct strategy *s;
 	size_t i;
 
-	printf("{\"variant\":\"%s\",\"caches\":{\"l1d\":%zu,\"l2\":%zu,\"llc\":%zu,\"from_sysfs\":%s},"
-	       "\"sizing_bytes\":%zu,\n\"strategies\":[", OB_VARIANT, c->l1d, c->l2, c->llc,
+	printf("{\"commit\":\"%s\",\"variant\":\"%s\",\"caches\":{\"l1d\":%zu,\"l2\":%zu,\"llc\":%zu,\"from_sysfs\":%s},"
+	       "\"sizing_bytes\":%zu,\n\"strategies\":[", ob_build_commit, ob_build_variant, c->l1d, c->l2, c->llc,
 	       c->from_sysfs ? "true" : "false", ob_sizing_bytes());
 	for_each_strategy(s, i) {
 		printf("%s\n {\"name\":", i ? "," : "");
@@ -534,8 +535,9 @@ int main(int argc, char **argv)
 	for (int e = 0; e < PMU_NR_EVENTS; e++)
 		if (reading.counted[e])
 			printf("; %.2f %s/lookup", reading.value[e] * per, pmu_event_name(e));
-	printf("\n{\"strategy\":\"%s\",\"mode\":\"%s\",\"variant\":\"%s\",\"lookups\":%" PRIu64
-	       ",\"emulated\":%s,", s->name, ob_mode_name(o.mode), OB_VARIANT, o.lookups,
+	printf("\n{\"strategy\":\"%s\",\"mode\":\"%s\",\"commit\":\"%s\",\"variant\":\"%s\","
+	       "\"lookups\":%" PRIu64 ",\"emulated\":%s,", s->name, ob_mode_name(o.mode), ob_build_commit,
+	       ob_build_variant, o.lookups,
 	       emulated ? "true" : "false");
 	if (emulated)
 		printf("\"wall_ns\":null,\"ns_per_lookup\":null,");

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opsbench/build.h"
 #include "opsbench/compiler.h"
 #include "opsbench/error.h"
 #include "suite.h"
@@ -332,6 +333,7 @@ int main(int argc, char **argv)
 	no_aslr(argv);
 	ob_check_stdout_at_exit("opsbench-suite");
 	ob_gb_context("variant", OB_VARIANT);
+	ob_gb_context("commit", ob_build_commit);
 	opterr = 0;
 	/* Stop at the first non-option: the rest goes to Google Benchmark. */
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {

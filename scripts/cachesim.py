@@ -29,6 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from obstats import read_text, write_atomic, finish_run  # noqa: E402
+import provenance  # noqa: E402
 import registry  # noqa: E402
 import tempfile
 
@@ -202,15 +203,14 @@ def main():
         sys.exit(e.code)
 
     geo = "; ".join(f"{lvl} {s} B, {w}-way, {l} B lines" for lvl, (s, w, l) in geometry.items())
-    commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
+    commit = reg.get("commit", "unknown")
     buf = io.StringIO()
     fields = list(rows[0].keys()) if rows else ["scenario", "strategy"]
-    w = csv.DictWriter(buf, fieldnames=fields + ["geometry"], lineterminator="\n")
+    w = csv.DictWriter(buf, fieldnames=fields + ["geometry", "build"], lineterminator="\n")
     w.writeheader()
     for r in rows:
         w.writerow({**{k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()},
-                    "geometry": f"{args.geometry}: {geo}"})
+                    "geometry": f"{args.geometry}: {geo}", "build": f"{commit} ({reg.get('variant')})"})
     write_atomic(os.path.join(args.out, "cachesim.csv"), buf.getvalue())
 
     md = [f"## Simulated cache behaviour (callgrind)\n",
@@ -238,6 +238,8 @@ def main():
         md.append("")
     write_atomic(os.path.join(args.out, "cachesim.md"), "\n".join(md) + "\n")
     print("\n".join(md))
+    provenance.record(args.out, ["cachesim.csv", "cachesim.md"], reg.get("commit", "unknown"),
+                      reg.get("variant", "plain"), "make cachesim")
     finish_run(args.out)
 
 

@@ -2,6 +2,7 @@
 # deps.sh - install what a make target needs and is missing (Debian/Ubuntu).
 #
 #   scripts/deps.sh GROUP...     groups: build test clang kcfi bench cachesim perf hyperfine arm64 report
+#   scripts/deps.sh --packages GROUP...   print the packages of the groups, one a line (tests)
 #
 # Prints each package it installs and why; prints nothing when all is there.
 # Needs root or sudo to install; otherwise says exactly what to run.
@@ -11,6 +12,7 @@ declare -A why=(
 	[gcc]="C compiler"
 	[g++]="C++ compiler for the Google Benchmark shim"
 	[make]="build"
+	[binutils]="objdump (make disasm, make report)"
 	[libcmocka-dev]="unit tests (cmocka)"
 	[clang]="CC=clang builds"
 	[libclang-rt-14-dev]="sanitizer runtimes for clang"
@@ -32,10 +34,15 @@ declare -A why=(
 	[gnuplot-nox]="plots (make report)"
 )
 
+list_only=0
+if [[ ${1:-} == --packages ]]; then
+	list_only=1
+	shift
+fi
 pkgs=()
 for group in "$@"; do
 	case "$group" in
-	build)	pkgs+=(gcc make) ;;
+	build)	pkgs+=(gcc g++ make binutils libcmocka-dev) ;;
 	test)	pkgs+=(gcc make libcmocka-dev) ;;
 	clang)	pkgs+=(clang libclang-rt-14-dev) ;;
 	kcfi)	command -v clang-16 >/dev/null || pkgs+=(clang-19) ;;
@@ -50,6 +57,10 @@ for group in "$@"; do
 	esac
 done
 
+if ((list_only)); then
+	printf '%s\n' "${pkgs[@]}" | awk '!seen[$0]++'
+	exit 0
+fi
 missing=()
 # A name without :arch is the native package (or an arch-independent one):
 # with arm64 libraries beside amd64 ones, dpkg-query lists both, one a line.

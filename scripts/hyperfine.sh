@@ -31,4 +31,6 @@ run_child hyperfine -N --warmup 2 --runs "$runs" --export-json "$out/hyperfine.j
 	--export-markdown "$out/hyperfine.md.part" "${cmds[@]}"
 mv "$out/hyperfine.json.part" "$out/hyperfine.json"
 mv "$out/hyperfine.md.part" "$out/hyperfine.md"
+python3 "$(dirname "$0")/provenance.py" "$out" --driver "$driver" --tool "make hyperfine" \
+	hyperfine.json hyperfine.md
 finish_run_folder "$out"

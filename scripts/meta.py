@@ -67,11 +67,29 @@ def parse_size(s):
 
 
 def hypervisor():
-    flags = read_text("/proc/cpuinfo") or ""
-    virt = run(["systemd-detect-virt"])
+    """The hypervisor under this machine, or None on bare metal: /sys/hypervisor
+    (Xen), systemd-detect-virt --vm (it names a container first without --vm),
+    the DMI vendor and product, and last CPUID's hypervisor bit."""
+    xen = read_text("/sys/hypervisor/type")
+    if xen:
+        return xen
+    virt = run(["systemd-detect-virt", "--vm"])
     if virt and virt != "none":
         return virt
-    return "unknown hypervisor" if " hypervisor" in flags else None
+    dmi = " ".join(filter(None, (read_text(f"/sys/class/dmi/id/{f}") for f in ("sys_vendor", "product_name"))))
+    for word in ("KVM", "QEMU", "VMware", "VirtualBox", "Hyper-V", "Microsoft", "Xen", "Firecracker", "Amazon EC2"):
+        if word.lower() in dmi.lower():
+            return f"{word} (DMI: {dmi})"
+    flags = read_text("/proc/cpuinfo") or ""
+    return "unknown hypervisor (CPUID hypervisor bit)" if " hypervisor" in flags else None
+
+
+def container():
+    """The container this runs in, or None (systemd-detect-virt --container, /.dockerenv)."""
+    c = run(["systemd-detect-virt", "--container"])
+    if c and c != "none":
+        return c
+    return "docker" if os.path.exists("/.dockerenv") else None
 
 
 def git():
@@ -123,6 +141,7 @@ def describe(args):
         "cpus_online": os.cpu_count(),
         "caches": caches(),
         "hypervisor": hypervisor(),
+        "container": container(),
         "governor": gov,
         "boost": read_text("/sys/devices/system/cpu/cpufreq/boost"),
         "transparent_hugepage": read_text("/sys/kernel/mm/transparent_hugepage/enabled"),

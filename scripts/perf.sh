@@ -35,6 +35,7 @@ if ! grep -qE '^[0-9]+,' <<<"$probe"; then
 	msg="perf: hardware counters are not available here (${why:-perf stat failed}: a VM without a PMU, or perf_event_paranoid); make cachesim gives simulated instructions and cache misses"
 	echo "$msg" >&2
 	printf '## perf stat\n\n%s\n' "$msg" >"$out/perf.md.part" && mv "$out/perf.md.part" "$out/perf.md"
+	python3 "$here/provenance.py" "$out" --driver "$driver" --tool "make perf" perf.md || exit 1
 	finish_run_folder "$out"
 	exit 0
 fi
@@ -73,5 +74,6 @@ for s in strategies:
     print(f"| {s} | " + " | ".join(value.get((s, e), "n/a") for e in events) + " |")
 PY
 mv "$out/perf.md.part" "$out/perf.md"
+python3 "$here/provenance.py" "$out" --driver "$driver" --tool "make perf" perf.csv perf.md || exit 1
 finish_run_folder "$out"
 cat "$out/perf.md"

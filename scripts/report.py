@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import claims  # noqa: E402
 import obstats  # noqa: E402
 import plots  # noqa: E402
+import provenance  # noqa: E402
 
 
 class InputError(Exception):
@@ -472,7 +473,20 @@ def main():
         sys.exit(2)
 
     meta = data["meta"]
+    try:
+        builds = provenance.builds(args.run, meta)
+    except (OSError, ValueError) as e:
+        print(f"report: {e}", file=sys.stderr)
+        sys.exit(2)
+    mixed = ""
+    if len(builds) > 1:
+        mixed = ("**Mixed builds: this folder's files come from more than one build**, so its numbers "
+                 "may not be comparable (provenance.json): " +
+                 "; ".join(f"`{c}`: {', '.join(sorted(f))}" for c, f in sorted(builds.items())) + ".\n")
+        print(f"report: warning: {args.run}: files from {len(builds)} builds (see provenance.json)",
+              file=sys.stderr)
     parts = [f"# opsbench report: {meta.get('host')} ({meta.get('arch')}), {meta.get('date')}\n",
+             mixed,
              "Made by `make report` from this folder's data; every number below comes from the files "
              "beside it. Lookup times come from paired rounds (see *Lookups, measured*); counters are "
              "labelled measured (PMU) or simulated (callgrind).\n",
@@ -520,6 +534,7 @@ def main():
     for name, text in (("report.md", "\n".join(parts)),
                        ("claims.json", json.dumps(verdicts, indent=1) + "\n")):
         obstats.write_atomic(os.path.join(args.run, name), text)
+    provenance.record(args.run, ["report.md", "claims.json"], provenance.tree_commit(), "plain", "make report")
     print(f"report: wrote {os.path.join(args.run, 'report.md')} ({len(made)} plots)")
     for c in verdicts:
         print(f"  - {c['verdict']}: {c['claim']}")

@@ -89,6 +89,48 @@ class TestVerdicts(Fixture):
         self.assertTrue(v[2].startswith("supported in time: null_tested is slower"), v[2])
 
 
+class TestProvenance(Fixture):
+    """A folder whose files come from different builds is flagged; one build is not."""
+
+    def with_provenance(self, commits):
+        d = self.copy("supported")
+        files = {name: {"commit": c, "variant": "plain", "tool": "test", "date": "2026-12-03"}
+                 for name, c in commits.items()}
+        with open(os.path.join(d, "provenance.json"), "w") as f:
+            json.dump({"files": files}, f)
+        return d
+
+    def test_mixed_builds_are_flagged(self):
+        d = self.with_provenance({"benchmarks.json": "aaaaaaaaaaaa", "cachesim.csv": "bbbbbbbbbbbb-dirty"})
+        res = run_report(d, "--no-plots")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("files from", res.stderr)
+        with open(os.path.join(d, "report.md")) as f:
+            report = f.read()
+        self.assertIn("Mixed builds", report)
+        self.assertIn("bbbbbbbbbbbb-dirty", report)
+        with open(os.path.join(d, "provenance.json")) as f:
+            self.assertIn("report.md", json.load(f)["files"])
+
+    def test_one_build_is_not_flagged(self):
+        with open(os.path.join(FIXTURES, "supported", "meta.json")) as f:
+            git = json.load(f).get("git") or {}
+        c = (git.get("commit") or "aaaaaaaaaaaa")[:12] + ("-dirty" if git.get("dirty") else "")
+        d = self.with_provenance({"benchmarks.json": c, "cachesim.csv": c})
+        res = run_report(d, "--no-plots")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(d, "report.md")) as f:
+            self.assertNotIn("Mixed builds", f.read())
+
+    def test_broken_provenance_is_refused(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "provenance.json"), "w") as f:
+            f.write('{"files": {"x": 3}}')
+        res = run_report(d, "--no-plots")
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("provenance.json", res.stderr)
+
+
 class TestPlotsNeverFailTheReport(Fixture):
     @unittest.skipUnless(shutil.which("gnuplot"), "gnuplot is not installed (make report installs it)")
     def test_negative_and_zero_times_are_drawn_or_skipped(self):
