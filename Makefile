@@ -186,6 +186,7 @@ SUITE		:= $(BUILD)/bin/opsbench-suite
 ASAN_TOOLS	:= $(patsubst bench/%.c,$(ASAN_BUILD)/bin/%,$(TOOL_SRCS))
 
 .SECONDARY:
+.PHONY: FORCE
 FORCE:
 
 # ---- targets ----

@@ -34,6 +34,14 @@ assert d["dentries"] == 300, d
 assert "cycles/lookup" in d, d' "$("$run" --list --json)"
 }
 check "driver: the last line is JSON with the scenario's figures" json_line_parses
+# The binary names the commit it was built from (rebuilt when the tree moves).
+commit_is_the_trees() {
+	local want got
+	want=$(git describe --always --dirty --abbrev=12 2>/dev/null) || return 0 # not a git checkout
+	got=$("$run" --list --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["commit"])')
+	[[ $got == "$want" ]] || { echo "binary says $got, the tree is $want"; return 1; }
+}
+check "driver: --list --json names the commit the tree is at" commit_is_the_trees
 check "driver: --help lists every flag" bash -c "'$run' --help | grep -q -- '--no-pmu' && '$run' --help | grep -q -- '--pollute'"
 
 if command -v valgrind >/dev/null; then
