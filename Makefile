@@ -112,10 +112,11 @@ CFLAGS_COMMON	:= -std=c11 $(OPT) $(DWARF) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE 
 		   $(VARIANT_CFLAGS) $(EXTRA_CFLAGS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/arch/$(ARCH)/*.S)
+LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/regulator/*.c) \
+		   $(wildcard src/regulator/strategies/*.c) $(wildcard src/arch/$(ARCH)/*.S)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
-SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c
+SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c
 CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
@@ -137,6 +138,7 @@ $(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
 # The measured functions and their loops start on a cache line of their own,
 # so that no strategy gains or loses by where its loop falls in a line.
 $(1)/obj/src/strategies/%.o: CFLAGS_COMMON += -falign-functions=64 -falign-loops=64
+$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += -falign-functions=64 -falign-loops=64
 
 $(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)

@@ -12,10 +12,10 @@ build=${OPSBENCH_BUILD:?}
 
 # Function symbols (local or global) of each strategy object, compiler
 # suffixes (.isra.0, .constprop.0, .cold) stripped: a clone is its function.
-syms=$(for o in "$build"/obj/src/strategies/*.o; do
+syms=$(for o in "$build"/obj/src/strategies/*.o "$build"/obj/src/regulator/strategies/*.o; do
 	nm "$o" | awk -v o="$(basename "$o" .o)" '$2 ~ /^[tT]$/ { print o, $3 }'
 done | sed -E 's/\.(isra|constprop|part|cold|lto_priv)(\.[0-9]+)*//g' | sort -u)
-nobj=$(ls "$build"/obj/src/strategies/*.o | wc -l)
+nobj=$(ls "$build"/obj/src/strategies/*.o "$build"/obj/src/regulator/strategies/*.o | wc -l)
 shared=$(awk '{ print $2 }' <<<"$syms" | sort | uniq -d)
 if [[ -z $shared ]]; then
 	ok "no function name is shared by two of the $nobj strategy objects"
@@ -30,8 +30,14 @@ for o in "$build"/obj/src/strategies/*.o; do
 		grep -qx "$s ${s}_$f" <<<"$syms" || missing+=" ${s}_$f"
 	done
 done
+for o in "$build"/obj/src/regulator/strategies/*.o; do
+	s=$(basename "$o" .o)
+	for f in set_voltage enable; do
+		grep -qx "$s reg_${s}_$f" <<<"$syms" || missing+=" reg_${s}_$f"
+	done
+done
 if [[ -z $missing ]]; then
-	ok "every strategy has <name>_run, <name>_lookup and <name>_build"
+	ok "every strategy has <name>_run, <name>_lookup and <name>_build; every regulator strategy reg_<name>_set_voltage and _enable"
 else
 	bad "missing:$missing"
 fi

@@ -24,6 +24,20 @@
 
 /* A load the compiler must perform exactly once (RCU-walk style reads). */
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+/* A store the compiler must perform exactly once (a device register). */
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+/* A busy-wait loop's pause, as the kernel's cpu_relax(). */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("pause" ::: "memory");
+#elif defined(__aarch64__)
+	__asm__ volatile("yield" ::: "memory");
+#else
+	__asm__ volatile("" ::: "memory");
+#endif
+}
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

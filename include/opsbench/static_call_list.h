@@ -7,9 +7,13 @@
  *   d_hash, d_compare, d_revalidate   the dentry ops (strategy static_call)
  *   dispatch_method                   bench/dispatch.c's static_call case
  *   selftest                          tests/test_static_call.c
+ *   reg_*                             the regulator ops (regulator strategy static_call)
  */
 OB_STATIC_CALL(d_hash)
 OB_STATIC_CALL(d_compare)
 OB_STATIC_CALL(d_revalidate)
 OB_STATIC_CALL(dispatch_method)
 OB_STATIC_CALL(selftest)
+OB_STATIC_CALL(reg_set_voltage_time_sel)
+OB_STATIC_CALL(reg_get_voltage_sel)
+OB_STATIC_CALL(reg_enable_time)
