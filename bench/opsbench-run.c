@@ -17,6 +17,7 @@
 #include "opsbench/build.h"
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
+#include "opsbench/regulator.h"
 #include "opsbench/scenario.h"
 #include "opsbench/stack.h"
 #include "opsbench/error.h"
@@ -317,7 +318,8 @@ static void json_str(const char *s)
 /*
  * Everything scripts need, as JSON: the build, the caches scenarios are
  * sized by, the strategies, the named scenarios with every parameter
- * resolved, and the PMU events with the perf tool's names.
+ * resolved, the regulator strategies, and the PMU events with the perf
+ * tool's names.
  */
 static void list_json(const struct ob_caches *c)
 {
@@ -359,6 +361,19 @@ static void list_json(const struct ob_caches *c)
 		       sc->cold ? "true" : "false", pollute, pollute ? ob_pollute_buffer_size(pollute) : 0,
 		       p.negative_share, p.case_share, p.stale_share, p.name_min, p.name_max, p.fanout,
 		       p.dir_share, (unsigned long long)p.seed, p.lookups);
+	}
+	printf("],\n\"regulator_strategies\":[");
+	for (size_t k = 0; ob_reg_strategies[k]; k++) {
+		const struct reg_strategy *r = ob_reg_strategies[k];
+
+		printf("%s\n {\"name\":", k ? "," : "");
+		json_str(r->name);
+		printf(",\"summary\":");
+		json_str(r->summary);
+		printf(",\"origin\":");
+		json_str(r->origin);
+		printf(",\"timing_ops\":%s,\"baseline\":%s}", r->timing_ops ? "true" : "false",
+		       r->baseline ? "true" : "false");
 	}
 	printf("],\n\"pmu_events\":[");
 	for (int e = 0; e < PMU_NR_EVENTS; e++) {

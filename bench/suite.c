@@ -107,16 +107,17 @@ static size_t all_groups(const struct suite_cfg *cfg, struct group **out)
 {
 	struct scenario *sc;
 	size_t n_sc = lookup_scenarios(cfg, &sc);
-	struct group *g = xcalloc(n_sc + 2, sizeof(*g));
+	struct group *g = xcalloc(n_sc + 3, sizeof(*g));
 
 	g[0].name = "calib";
 	g[1].name = "dispatch";
+	g[2].name = "regulator";
 	for (size_t i = 0; i < n_sc; i++) {
-		g[i + 2].name = sc[i].group;
-		g[i + 2].sc = &sc[i];
+		g[i + 3].name = sc[i].group;
+		g[i + 3].sc = &sc[i];
 	}
 	*out = g;
-	return n_sc + 2;
+	return n_sc + 3;
 }
 
 static void group_list(const struct suite_cfg *cfg, const struct group *g, struct bench_list *l,
@@ -126,6 +127,8 @@ static void group_list(const struct suite_cfg *cfg, const struct group *g, struc
 		lookup_list(cfg, g->sc, l, run);
 	else if (!strcmp(g->name, "calib"))
 		calib_list(cfg, l);
+	else if (!strcmp(g->name, "regulator"))
+		regulator_list(cfg, l);
 	else
 		dispatch_list(cfg, l);
 }

@@ -89,5 +89,6 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out);
 void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l, bool run);
 void dispatch_list(const struct suite_cfg *cfg, struct bench_list *l);
 void calib_list(const struct suite_cfg *cfg, struct bench_list *l);
+void regulator_list(const struct suite_cfg *cfg, struct bench_list *l);
 
 #endif /* OPSBENCH_BENCH_SUITE_H */

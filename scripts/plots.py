@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 
+import cases
 import obstats
 
 # Report order of the strategies, for stable colours: the registry's order,
@@ -274,6 +275,26 @@ plot datafile using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb '#aa3377'
     return p.draw("calibration", "pointer-chase latency against working set", body, data)
 
 
+def plot_dispatch_share(p, results):
+    rows = [r for r in cases.stop_mattering(results) if finite(r[3]) and r[3] > 0]
+    if not rows:
+        return "needs the lookup (L1/L2, warm) or regulator benchmarks"
+    data = "".join(f"{i} {100 * share:.6g} \"{label}\" {path:.4g}\n"
+                   for i, (label, path, _, share, _m) in enumerate(rows))
+    body = STYLE + """set title "dispatch: the spread between strategies as a share of the path's time"
+set logscale y 10
+set format y "%g%%"
+set style fill solid 0.8 border -1
+set boxwidth 0.6
+set xtics rotate by 25 right
+set ylabel "spread between strategies / path time (log scale)"
+set bmargin 9
+unset key
+plot datafile using 1:2:xtic(3) with boxes lc rgb '#4477aa'
+"""
+    return p.draw("dispatch-share", "dispatch cost as a share of path cost: both case studies", body, data)
+
+
 def make_all(run_dir, results, meta, cachesim):
     """Draw every plot the data allows; returns (made [(stem, title)], skipped {name: why})."""
     p = Plotter(run_dir)
@@ -285,7 +306,8 @@ def make_all(run_dir, results, meta, cachesim):
     for name, fn in (("working-set", lambda: plot_working_set(p, scen, meta)),
                      ("custom-share", lambda: plot_custom_share(p, scen, cachesim)),
                      ("order-modes", lambda: plot_order_modes(p, scen)),
-                     ("calibration", lambda: plot_calibration(p, results, meta))):
+                     ("calibration", lambda: plot_calibration(p, results, meta)),
+                     ("dispatch-share", lambda: plot_dispatch_share(p, results))):
         why = fn()
         if why:
             skipped[name] = why

@@ -34,6 +34,8 @@ def main(argv):
         "claims.\n",
         lookups,
         report.dispatch_section(data["results"]),
+        report.cases.regulator_section(data["results"]),
+        report.cases.stop_mattering_section(data["results"]),
         report.calibration_section(data["results"], data["meta"])) if s)
     obstats.write_atomic(os.path.join(argv[1], "summary.md"), text)
     print(text)

@@ -56,6 +56,15 @@ for b in runs:
             assert counter in b, f"{b['name']}: no {counter}"
         assert b["dentry_bytes"] == size[b["label"]], f"{b['name']}: dentry_bytes {b['dentry_bytes']}"
 assert any(b["name"].startswith("dispatch/") for b in runs), "no dispatch benchmarks"
+reg = json.load(open(sys.argv[2]))["regulator_strategies"]
+reg_seen = {b["name"].split("/")[1] for b in runs if b["name"].startswith("regulator/")}
+assert reg_seen == {s["name"] for s in reg}, f"regulator strategies in JSON {sorted(reg_seen)}"
+for s in reg:  # every path and driver it can run: plain; ab8500 counted and waited
+    mine = {"/".join(b["name"].split("/")[2:5]) for b in runs if b["name"].startswith(f"regulator/{s['name']}/")}
+    want = {f"path:{p}/driver:plain/delay:none" for p in ("set_voltage", "enable")}
+    if s["timing_ops"]:
+        want |= {f"path:{p}/driver:ab8500/delay:{d}" for p in ("set_voltage", "enable") for d in ("none", "spin")}
+    assert mine == want, f"{s['name']}: {sorted(mine)}"
 assert any(b["name"].startswith("calib/chase/") for b in runs), "no pointer chase"
 print(f"{len(runs)} runs, strategies {sorted(seen)}")
 PY
