@@ -107,7 +107,7 @@ def run_one(driver, geometry, flags, lookups, workdir):
     # sets the stack's lines fall in; the caller's environment must not.
     cmd = ["env", "-i", shutil.which("setarch"), platform.machine(), "-R",
            shutil.which("valgrind"), "--tool=callgrind", "--cache-sim=yes",
-           "--collect-atstart=no", "--toggle-collect=ob_measured_lookups",
+           "--branch-sim=yes", "--collect-atstart=no", "--toggle-collect=ob_measured_lookups",
            "--toggle-collect=ob_pollute", f"--callgrind-out-file={out_file}"]
     for level in ("I1", "D1", "LL"):
         cmd.append(f"--{level}=" + ",".join(str(x) for x in geometry[level]))
@@ -197,6 +197,11 @@ def main():
                     "D1_read_misses_per_lookup": c.get("D1mr", 0) / n,
                     "LL_misses_per_lookup": (c.get("DLmr", 0) + c.get("DLmw", 0)) / n,
                     "I1_misses_per_lookup": c.get("I1mr", 0) / n,
+                    # callgrind's branch simulation (its own predictor, not the CPU's)
+                    "cond_branches_per_lookup": c.get("Bc", 0) / n,
+                    "cond_mispredicts_per_lookup": c.get("Bcm", 0) / n,
+                    "indirect_branches_per_lookup": c.get("Bi", 0) / n,
+                    "indirect_mispredicts_per_lookup": c.get("Bim", 0) / n,
                 })
     except CachesimError as e:
         print(f"cachesim: {e}", file=sys.stderr)
@@ -229,12 +234,14 @@ def main():
             continue
         md.append(f"### {sc['name']}: {sc['summary']} ({sc['dentries']} dentries, "
                   f"{sc['pollute_bytes']} bytes polluted per lookup)\n")
-        md.append("| strategy | instructions/lookup | D1 misses/lookup | D1 read misses/lookup | LL misses/lookup | data reads/lookup |")
-        md.append("|---|---|---|---|---|---|")
+        md.append("| strategy | instructions/lookup | D1 misses/lookup | D1 read misses/lookup | LL misses/lookup | "
+                  "data reads/lookup | indirect branches/lookup | mispredicts/lookup (simulated) |")
+        md.append("|---|---|---|---|---|---|---|---|")
         for r in sel:
             md.append(f"| {r['strategy']} | {r['instructions_per_lookup']:.1f} | {r['D1_misses_per_lookup']:.3f} | "
                       f"{r['D1_read_misses_per_lookup']:.3f} | {r['LL_misses_per_lookup']:.3f} | "
-                      f"{r['data_reads_per_lookup']:.1f} |")
+                      f"{r['data_reads_per_lookup']:.1f} | {r['indirect_branches_per_lookup']:.2f} | "
+                      f"{r['cond_mispredicts_per_lookup'] + r['indirect_mispredicts_per_lookup']:.3f} |")
         md.append("")
     write_atomic(os.path.join(args.out, "cachesim.md"), "\n".join(md) + "\n")
     print("\n".join(md))

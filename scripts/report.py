@@ -18,7 +18,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402
 import claims  # noqa: E402
+import costmodel  # noqa: E402
 import obstats  # noqa: E402
 import plots  # noqa: E402
 import provenance  # noqa: E402
@@ -207,6 +209,9 @@ def read_registry(path):
             if len(names) != 1 or not isinstance(names[0], str):
                 raise InputError(f"{path}: expected exactly one strategy with \"{key}\": true")
             BASELINES[key] = names[0]
+        reg_base = [s["name"] for s in reg.get("regulator_strategies", []) if s.get("baseline") is True]
+        if len(reg_base) == 1:
+            cases.REG_BASELINE = reg_base[0]
     except (KeyError, TypeError):
         raise InputError(f"{path}: not opsbench-run --list --json output (strategies with name, "
                          "baseline, custom_baseline)") from None
@@ -520,7 +525,10 @@ def main():
             parts.append(f"- plot `{name}` not drawn: {why}\n")
     parts.append(lookups)
     parts.append(variants_section(data["results"]))
+    parts.append(costmodel.section(data, baseline_of, lookup_scenarios(data["results"])))
     parts.append(dispatch_section(data["results"]))
+    parts.append(cases.regulator_section(data["results"]))
+    parts.append(cases.stop_mattering_section(data["results"]))
     parts.append(calibration_section(data["results"], meta))
     if data["skipped"]:
         parts.append("## Skipped benchmarks\n\n" + "".join(f"- {n}: {m}\n" for n, m in sorted(data["skipped"].items())))

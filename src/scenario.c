@@ -13,7 +13,10 @@
 /*
  * The named scenarios: what `make cachesim`, `make perf` and `make hyperfine`
  * run (the suite's profiles are products of the same size classes, custom
- * shares, orders, depths and coldness; bench/lookup.c).
+ * shares, orders, depths and coldness; bench/lookup.c).  The L1 and L2
+ * ones at 0 and 10% custom, warm and cold, are the quick profile's uniform
+ * scenarios: the report's cost model joins their simulated counts to the
+ * timings of the same scenario.
  */
 const struct ob_scenario ob_scenarios[] = {
 	{ "L1-0pct-warm", "small tree, no custom ops, caches warm",
@@ -28,6 +31,16 @@ const struct ob_scenario ob_scenarios[] = {
 	  OB_SIZE_L1, 100, ORDER_UNIFORM, 1, true },
 	{ "L1-100pct-warm", "small tree, every directory with custom ops, caches warm",
 	  OB_SIZE_L1, 100, ORDER_UNIFORM, 1, false },
+	{ "L1-10pct-warm", "small tree, 10% of directories with custom ops, caches warm",
+	  OB_SIZE_L1, 10, ORDER_UNIFORM, 1, false },
+	{ "L2-0pct-warm", "tree filling half the L2, no custom ops, caches warm",
+	  OB_SIZE_L2, 0, ORDER_UNIFORM, 1, false },
+	{ "L2-10pct-warm", "tree filling half the L2, 10% of directories with custom ops",
+	  OB_SIZE_L2, 10, ORDER_UNIFORM, 1, false },
+	{ "L2-0pct-coldops", "tree filling half the L2, no custom ops, 2x L1D touched between lookups",
+	  OB_SIZE_L2, 0, ORDER_UNIFORM, 1, true },
+	{ "L2-10pct-coldops", "as above, 10% of directories with custom ops",
+	  OB_SIZE_L2, 10, ORDER_UNIFORM, 1, true },
 	{ "L2-0pct-depth4", "4-component paths, tree filling half the L2, no custom ops",
 	  OB_SIZE_L2, 0, ORDER_UNIFORM, 4, false },
 	{ "LLC-0pct", "tree filling half the last level, no custom ops",
