@@ -28,7 +28,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from obstats import read_text, write_atomic, finish_run  # noqa: E402
+import obstats  # noqa: E402
+from obstats import write_atomic, finish_run  # noqa: E402
 import provenance  # noqa: E402
 import registry  # noqa: E402
 import tempfile
@@ -52,18 +53,12 @@ class CachesimError(Exception):
 
 
 def sysfs_cache(level, kind):
-    base = "/sys/devices/system/cpu/cpu0/cache"
-    for i in range(16):
-        d = f"{base}/index{i}"
-        if read_text(f"{d}/level") != str(level) or read_text(f"{d}/type") not in kind:
-            continue
-        size = read_text(f"{d}/size")
-        ways = read_text(f"{d}/ways_of_associativity")
-        line = read_text(f"{d}/coherency_line_size")
-        if not (size and ways and line):
-            return None
-        mult = {"K": 1 << 10, "M": 1 << 20}.get(size[-1], 1)
-        return int(size.rstrip("KM")) * mult, int(ways), int(line)
+    """(bytes, ways, line) of the first CPU's level-@level cache of a type in @kind, or None."""
+    for c in obstats.sysfs_caches():
+        if c["level"] == level and c["type"] in kind:
+            if not (c["size_bytes"] and c["ways"] and c["line_bytes"]):
+                return None
+            return c["size_bytes"], c["ways"], c["line_bytes"]
     return None
 
 
@@ -251,5 +246,4 @@ def main():
 
 
 if __name__ == "__main__":
-    import obstats  # noqa: E402 (scripts/ is on sys.path)
     obstats.run_main(main)

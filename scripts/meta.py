@@ -13,10 +13,12 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import obstats  # noqa: E402
 from obstats import read_text  # noqa: E402
 
 META_VERSION = 1
@@ -40,30 +42,7 @@ def cpu_model():
 
 
 def caches():
-    out = []
-    base = "/sys/devices/system/cpu/cpu0/cache"
-    for i in range(16):
-        d = f"{base}/index{i}"
-        level = read_text(f"{d}/level")
-        if level is None:
-            continue
-        size = read_text(f"{d}/size")
-        out.append({
-            "level": int(level),
-            "type": read_text(f"{d}/type"),
-            "size": size,
-            "size_bytes": parse_size(size),
-            "line_bytes": int(read_text(f"{d}/coherency_line_size") or 0) or None,
-            "shared_cpu_list": read_text(f"{d}/shared_cpu_list"),
-        })
-    return out
-
-
-def parse_size(s):
-    if not s:
-        return None
-    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(s[-1], 1)
-    return int(s.rstrip("KMG")) * mult
+    return [{k: v for k, v in c.items() if k != "ways"} for c in obstats.sysfs_caches()]
 
 
 def hypervisor():
@@ -124,7 +103,30 @@ def cpu_identity():
                     out[keys[k.strip()]] = v.strip()
     except OSError:
         pass
+    # Nominal: cpufreq's base (or maximum) frequency; else the model name's "@ 2.60GHz".
+    for f in ("base_frequency", "cpuinfo_max_freq"):
+        khz = read_text(f"/sys/devices/system/cpu/cpu0/cpufreq/{f}")
+        if khz and khz.isdigit():
+            out["mhz_nominal"] = int(khz) / 1000
+            break
+    else:
+        m = re.search(r"@ *([0-9.]+) *GHz", cpu_model() or "")
+        out["mhz_nominal"] = float(m.group(1)) * 1000 if m else None
     return out
+
+
+def measured_mhz(benchmarks_json):
+    """The core clock the run measured: calib/cycle is eight dependent adds,
+    eight cycles, per iteration (its median); None without it."""
+    try:
+        results, _ = obstats.load_gb(benchmarks_json)
+    except obstats.ResultsError:
+        return None
+    e = results.get("calib/cycle")
+    if not e:
+        return None
+    ns = obstats.summarize(e["samples"])["median"]
+    return round(8 / ns * 1000, 1) if ns > 0 else None
 
 
 def describe(args):
@@ -182,6 +184,9 @@ def main():
         except (OSError, ValueError) as e:
             sys.exit(f"meta.py: {args.update}: {e}")
         meta["elapsed_s"] = args.elapsed
+        bj = os.path.join(os.path.dirname(args.update) or ".", "benchmarks.json")
+        if isinstance(meta.get("cpu"), dict) and os.path.exists(bj):
+            meta["cpu"]["mhz_measured"] = measured_mhz(bj)
         obstats.write_json(args.update, meta)
         return
     json.dump(describe(args), sys.stdout, indent=1)
@@ -189,5 +194,4 @@ def main():
 
 
 if __name__ == "__main__":
-    import obstats  # noqa: E402 (scripts/ is on sys.path)
     obstats.run_main(main)

@@ -37,6 +37,40 @@ def read_text(path):
         return None
 
 
+def parse_size(s):
+    """sysfs's "48K", "1024K", "32M" in bytes, or None."""
+    if not s:
+        return None
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(s[-1], 1)
+    try:
+        return int(s.rstrip("KMG")) * mult
+    except ValueError:
+        return None
+
+
+def sysfs_caches(root="/sys/devices/system/cpu/cpu0/cache"):
+    """Every cache of the first CPU from sysfs: [{level, type, size, size_bytes,
+    ways, line_bytes, shared_cpu_list}], the one reading of cache sizes that
+    meta.json and make cachesim's host geometry share."""
+    out = []
+    for i in range(16):
+        d = f"{root}/index{i}"
+        level = read_text(f"{d}/level")
+        if level is None:
+            continue
+        size = read_text(f"{d}/size")
+        out.append({
+            "level": int(level),
+            "type": read_text(f"{d}/type"),
+            "size": size,
+            "size_bytes": parse_size(size),
+            "ways": int(read_text(f"{d}/ways_of_associativity") or 0) or None,
+            "line_bytes": int(read_text(f"{d}/coherency_line_size") or 0) or None,
+            "shared_cpu_list": read_text(f"{d}/shared_cpu_list"),
+        })
+    return out
+
+
 class ResultsError(Exception):
     """A results file that is missing or not what it should be."""
 
