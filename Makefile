@@ -360,7 +360,7 @@ FUZZ_BIN	:= $(FUZZ_BUILD)/fuzz_lookup
 
 $(FUZZ_BUILD)/obj/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(Q)clang -Iinclude -c $< -o $@
+	$(Q)clang -Iinclude -MMD -MP -c $< -o $@
 
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -39,7 +39,9 @@ while IFS='|' read -r target tools; do
 	[[ -n $target ]] || continue
 	read -r -a words <<<"$target"
 	# Dry run: the first command is the dependency step (sub-makes print theirs after).
-	make -n --no-print-directory "${words[@]}" >"$tmp/dry" 2>&1 </dev/null
+	# The defaults of a fresh checkout: not the variant or compiler of the make that runs this test.
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u VARIANT -u CC -u CXX \
+		make -n --no-print-directory "${words[@]}" >"$tmp/dry" 2>&1 </dev/null
 	first=$(grep -m1 -vE '^(make|echo)' "$tmp/dry")
 	if [[ $first != *"scripts/deps.sh "* ]]; then
 		bad "make $target: the first thing it runs is not its dependency step: ${first:0:120}"
