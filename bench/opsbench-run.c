@@ -315,6 +315,19 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
+/* The opening of one list entry: its separator, name, summary and (if any) origin. */
+static void json_entry(bool first, const char *name, const char *summary, const char *origin)
+{
+	printf("%s\n {\"name\":", first ? "" : ",");
+	json_str(name);
+	printf(",\"summary\":");
+	json_str(summary);
+	if (origin) {
+		printf(",\"origin\":");
+		json_str(origin);
+	}
+}
+
 /*
  * Everything scripts need, as JSON: the build, the caches scenarios are
  * sized by, the strategies, the named scenarios with every parameter
@@ -330,12 +343,7 @@ static void list_json(const struct ob_caches *c)
 	       "\"sizing_bytes\":%zu,\n\"strategies\":[", ob_build_commit, ob_build_variant, c->l1d, c->l2, c->llc,
 	       c->from_sysfs ? "true" : "false", ob_sizing_bytes());
 	for_each_strategy(s, i) {
-		printf("%s\n {\"name\":", i ? "," : "");
-		json_str(s->name);
-		printf(",\"summary\":");
-		json_str(s->summary);
-		printf(",\"origin\":");
-		json_str(s->origin);
+		json_entry(!i, s->name, s->summary, s->origin);
 		printf(",\"object_bytes\":%zu,\"inline_name_len\":%zu,\"custom_ops\":%s,"
 		       "\"baseline\":%s,\"custom_baseline\":%s}", s->object_size, s->inline_name_len,
 		       s->custom_ops ? "true" : "false", s->baseline ? "true" : "false",
@@ -347,10 +355,7 @@ static void list_json(const struct ob_caches *c)
 		size_t pollute;
 
 		ob_scenario_params(sc, c, &p, &pollute);
-		printf("%s\n {\"name\":", sc == ob_scenarios ? "" : ",");
-		json_str(sc->name);
-		printf(",\"summary\":");
-		json_str(sc->summary);
+		json_entry(sc == ob_scenarios, sc->name, sc->summary, NULL);
 		printf(",\"size_class\":\"%s\",\"size_bytes\":%zu,\"dentries\":%zu,\"custom_share\":%g,"
 		       "\"order\":\"%s\",\"zipf\":%g,\"depth\":%u,\"cold\":%s,\"pollute_bytes\":%zu,"
 		       "\"pollute_buffer_bytes\":%zu,\"negative_share\":%g,\"case_share\":%g,"
@@ -366,12 +371,7 @@ static void list_json(const struct ob_caches *c)
 	for (size_t k = 0; ob_reg_strategies[k]; k++) {
 		const struct reg_strategy *r = ob_reg_strategies[k];
 
-		printf("%s\n {\"name\":", k ? "," : "");
-		json_str(r->name);
-		printf(",\"summary\":");
-		json_str(r->summary);
-		printf(",\"origin\":");
-		json_str(r->origin);
+		json_entry(!k, r->name, r->summary, r->origin);
 		printf(",\"timing_ops\":%s,\"baseline\":%s}", r->timing_ops ? "true" : "false",
 		       r->baseline ? "true" : "false");
 	}

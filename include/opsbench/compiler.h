@@ -27,6 +27,19 @@
 /* A store the compiler must perform exactly once (a device register). */
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
+/*
+ * Around tables built from a *_DEFAULTS initializer: overriding a designated
+ * initializer is the point of the pattern, not a mistake to warn about.
+ */
+#ifdef __clang__
+#define OB_DEFAULTS_BEGIN	_Pragma("GCC diagnostic push") \
+				_Pragma("GCC diagnostic ignored \"-Winitializer-overrides\"")
+#else
+#define OB_DEFAULTS_BEGIN	_Pragma("GCC diagnostic push") \
+				_Pragma("GCC diagnostic ignored \"-Woverride-init\"")
+#endif
+#define OB_DEFAULTS_END		_Pragma("GCC diagnostic pop")
+
 /* A busy-wait loop's pause, as the kernel's cpu_relax(). */
 static inline void cpu_relax(void)
 {

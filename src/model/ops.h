@@ -95,13 +95,7 @@ static const struct dentry_ops all_ops = {
 	.d_compare	= SYM(casefold_d_compare),
 };
 
-/* Overriding a designated initializer is the point of *_DEFAULTS. */
-#pragma GCC diagnostic push
-#ifdef __clang__
-#pragma GCC diagnostic ignored "-Winitializer-overrides"
-#else
-#pragma GCC diagnostic ignored "-Woverride-init"
-#endif
+OB_DEFAULTS_BEGIN
 static const struct dentry_ops plain_ops_full = {
 	DENTRY_OPS_DEFAULTS,
 };
@@ -123,7 +117,7 @@ static const struct dentry_ops all_ops_full = {
 	.d_hash		= SYM(casefold_d_hash),
 	.d_compare	= SYM(casefold_d_compare),
 };
-#pragma GCC diagnostic pop
+OB_DEFAULTS_END
 
 static const struct dentry_ops *const ops_sparse[PERS_COUNT] __maybe_unused = {
 	[PERS_PLAIN]		= NULL,

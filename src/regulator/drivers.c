@@ -113,15 +113,9 @@ static const struct regulator_ops plain_ops_full = { REGULATOR_OPS_DEFAULTS, REG
 	.enable_time		= ab8500_regulator_enable_time
 
 static const struct regulator_ops ab8500_ops = { AB8500_OPS };
-/* Overriding a designated initializer is the point of *_DEFAULTS. */
-#pragma GCC diagnostic push
-#ifdef __clang__
-#pragma GCC diagnostic ignored "-Winitializer-overrides"
-#else
-#pragma GCC diagnostic ignored "-Woverride-init"
-#endif
+OB_DEFAULTS_BEGIN
 static const struct regulator_ops ab8500_ops_full = { REGULATOR_OPS_DEFAULTS, AB8500_OPS };
-#pragma GCC diagnostic pop
+OB_DEFAULTS_END
 
 const struct regulator_desc reg_driver_plain = {
 	.name = "plain", .n_voltages = ARRAY_SIZE(ldo_voltages), .volt_table = ldo_voltages,
