@@ -28,8 +28,8 @@ def main(argv):
         print(f"summary: {e}", file=sys.stderr)
         sys.exit(2)
     text = "\n".join(s for s in (
-        "# opsbench summary\n\nLookups: 10th percentiles over rounds and paired per-round ratios "
-        "to the baseline (see the method below); dispatch and calibration: medians over "
+        "# opsbench summary\n\nLookups: minima, 10th percentiles and medians over rounds, and "
+        "paired ratios to the baseline (see the method below); dispatch and calibration: medians over "
         "repetitions of Google Benchmark real time. `make report` adds plots and the article's "
         "claims.\n",
         lookups,
