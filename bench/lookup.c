@@ -13,8 +13,12 @@
  * NAME runs one named scenario of the table instead.
  *
  * THE METHOD (the README says the same).  A group is one scenario, every
- * strategy, in one process pinned to one CPU.  It runs cfg->rounds rounds
- * (cfg->cold_rounds for cold scenarios, whose samples are noisier);
+ * strategy, in processes pinned to one CPU.  It runs cfg->rounds rounds
+ * (cfg->cold_rounds for cold scenarios, whose samples are noisier), all in
+ * one process or, with --pass K/N, the K-th slice of them in each of N
+ * processes (make bench runs slice 1 of every group, then slice 2, ...: a
+ * scenario's rounds are spread over the run's time and over several
+ * processes, whose states differ as two runs' do);
  * in each round every benchmark of the group (mode x strategy) takes one
  * sample, in an order shuffled anew each round (seeded by the round), so
  * that drift and the machine's slow and fast phases hit all strategies
@@ -32,8 +36,13 @@
  *                        is n lookups from list entry (round * n) instead
  *   cold                 n single lookups from list entry (round * n), each
  *                        after the pollution and between serialised
- *                        timestamps; the sample is their time alone, minus
- *                        the measured timer overhead (manual time)
+ *                        timestamps; the sample is their mean time, minus
+ *                        the measured timer overhead, leaving out the
+ *                        lookups an interrupt or the host stopped (longer
+ *                        than INTERRUPTED_FACTOR times the sample's median
+ *                        plus INTERRUPTED_NS: a lookup of any size class
+ *                        takes less; their share is the counter
+ *                        interrupted_share) (manual time)
  * Every REBUILD_EVERY rounds each strategy's tree is built anew (the new
  * one before the old is freed), so that its memory lands on other physical
  * pages: on a VM, whose "huge" pages need not be contiguous in the host,
@@ -43,8 +52,8 @@
  * average the luck by themselves, and take long to build.
  * A sample is one Google Benchmark run with a fixed iteration count; its
  * real_time is ns per lookup, and its "round" counter pairs it.  Reports
- * take low percentiles of the samples and medians of per-round ratios
- * (scripts/obstats.py).
+ * compare minima (throughput, latency) and medians of per-round ratios
+ * (cold) with the baseline's (scripts/obstats.py).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -64,6 +73,10 @@
 /* Shortest sub-sample of the throughput and latency modes, in ns. */
 #define SUB_SAMPLE_NS	20000.0
 
+/* A cold lookup longer than this many times the sample's median, plus INTERRUPTED_NS, was interrupted. */
+#define INTERRUPTED_FACTOR	4
+#define INTERRUPTED_NS		1000.0
+
 /* One (mode, strategy) of a scenario: its tree, shared by its samples. */
 struct lookup_bench {
 	struct scenario *sc;
@@ -72,6 +85,8 @@ struct lookup_bench {
 	struct ob_tree *tree;
 	struct ob_mem mem;
 	unsigned char *pollute_buf;	/* cold mode: this strategy's own buffer */
+	uint32_t *ticks;		/* cold mode: each lookup's ticks in a sample (iters) */
+	double interrupted;		/* cold mode: share of the last sample's lookups left out */
 	uint64_t iters;			/* lookups per sample */
 	uint64_t sub_iters;		/* lookups per sub-sample (a divisor of iters) */
 	struct pmu_reading pmu;		/* counters of the last sample */
@@ -226,6 +241,31 @@ static void sample_iters(const struct suite_cfg *cfg, struct lookup_bench *base,
 	*iters = subs * *sub_iters;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The cold sample of @n lookups whose ticks are @ticks (reordered): their
+ * mean in ns, minus the timer's overhead, over the lookups that were not
+ * interrupted; *@left_out is the share of those that were.
+ */
+static double cold_sample_ns(uint32_t *ticks, uint64_t n, double *left_out)
+{
+	double ns_per_tick = ob_ts_ns_per_tick(), limit, sum = 0;
+	uint64_t kept;
+
+	qsort(ticks, n, sizeof(*ticks), cmp_u32);
+	limit = INTERRUPTED_FACTOR * (double)ticks[n / 2] + INTERRUPTED_NS / ns_per_tick;
+	for (kept = 0; kept < n && ticks[kept] <= limit; kept++)
+		sum += ticks[kept];
+	*left_out = (double)(n - kept) / (double)n;
+	return (sum / (double)kept - ob_ts_overhead_ticks()) * ns_per_tick;
+}
+
 static uint64_t sample_body(void *arg, uint64_t iters)
 {
 	struct lookup_sample *smp = arg;
@@ -235,9 +275,9 @@ static uint64_t sample_body(void *arg, uint64_t iters)
 
 	pmu_start(&pmu);
 	if (b->mode == OB_COLD) {
+		r.lookup_ticks = b->ticks;
 		sum = b->s->run(b->tree, &r, iters);
-		b->elapsed_ns = ((double)r.timed_ticks - ob_ts_overhead_ticks() * (double)iters) *
-				ob_ts_ns_per_tick();
+		b->elapsed_ns = cold_sample_ns(b->ticks, iters, &b->interrupted) * (double)iters;
 	} else {
 		double fastest = 0;
 
@@ -274,9 +314,11 @@ static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 	ob_gb_counter(st, "dentries", (double)b->sc->wl.n_nodes, OB_GB_PLAIN);
 	ob_gb_counter(st, "components_per_lookup", (double)b->sc->params.path_depth, OB_GB_PLAIN);
 	ob_gb_counter(st, "ns_per_cycle", ob_cycle_ns(), OB_GB_PLAIN);
-	if (b->mode == OB_COLD)
+	if (b->mode == OB_COLD) {
 		ob_gb_counter(st, "timer_overhead_ns", ob_ts_overhead_ticks() * ob_ts_ns_per_tick(),
 			      OB_GB_PLAIN);
+		ob_gb_counter(st, "interrupted_share", b->interrupted, OB_GB_PLAIN);
+	}
 	for (int e = 0; e < PMU_NR_EVENTS; e++) {
 		char name[64];
 
@@ -364,6 +406,8 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 			if (benches[k].mode == modes[m]) {
 				benches[k].iters = iters;
 				benches[k].sub_iters = sub_iters;
+				if (modes[m] == OB_COLD)
+					benches[k].ticks = xcalloc(iters, sizeof(*benches[k].ticks));
 			}
 	}
 
@@ -373,7 +417,11 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 	unsigned int rounds = sc->pollute ? cfg->cold_rounds : cfg->rounds;
 	bool rebuild = sc->params.dentries * ob_sizing_bytes() <= 2 * cfg->caches.l2;
 
-	for (unsigned int round = 0; round < rounds; round++) {
+	/* This process's slice of the rounds (--pass), numbered as in the whole run. */
+	unsigned int first = (unsigned int)((uint64_t)rounds * (cfg->pass - 1) / cfg->passes);
+	unsigned int last = (unsigned int)((uint64_t)rounds * cfg->pass / cfg->passes);
+
+	for (unsigned int round = first; round < last; round++) {
 		struct ob_rng rng;
 
 		ob_rng_seed(&rng, 0x726f756e64ull + round);
@@ -394,7 +442,7 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 			smp->round = round;
 			/* Whole passes start at 0; anything else where the last round left off. */
 			smp->start = (size_t)(((uint64_t)round * b->iters) % len);
-			smp->rebuild = rebuild && round && round % REBUILD_EVERY == 0;
+			smp->rebuild = rebuild && round > first && round % REBUILD_EVERY == 0;
 			bench_name(name, sizeof(name), sc, b->s, b->mode);
 			bench_push(l, &(struct ob_gb_bench) {
 				.name = name, .prepare = sample_prepare, .body = sample_body,

@@ -229,6 +229,7 @@ static const struct flag {
 	{ { "scenario",	   required_argument, NULL, 's' }, "NAME",  "the lookup groups are this named scenario alone (see opsbench-run --list)" },
 	{ { "rounds",	   required_argument, NULL, 'r' }, "N",     "lookup groups: rounds of samples, 2..100000 (default: the profile's)" },
 	{ { "sample-ms",   required_argument, NULL, 'm' }, "MS",    "lookup groups: milliseconds one sample aims at, 0.001..1000 (default: the profile's)" },
+	{ { "pass",	   required_argument, NULL, 'k' }, "K/N",   "lookup groups: run the K-th of N equal slices of the rounds, 1 <= K <= N <= 64 (default 1/1)" },
 	{ { "cpu",	   required_argument, NULL, 'c' }, "N",     "pin the process to CPU N (default: the highest CPU it may use)" },
 	{ { "no-pin",	   no_argument,	      NULL, 'P' }, NULL,    "do not pin the process to one CPU" },
 	{ { "help",	   no_argument,	      NULL, 'h' }, NULL,    "this help" },
@@ -260,10 +261,26 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, c
 	return 0;
 }
 
+/* --pass K/N: 1 <= K <= N <= 64.  Prints one line and returns -1 when it is not. */
+static int parse_pass(const char *s, unsigned int *k, unsigned int *n)
+{
+	unsigned int a, b;
+	int end = 0;
+
+	if (sscanf(s, "%u/%u%n", &a, &b, &end) != 2 || s[end] || !strchr("0123456789", *s) ||
+	    a < 1 || b > 64 || a > b) {
+		fprintf(stderr, "opsbench-suite: --pass '%s': expected K/N with 1 <= K <= N <= 64\n", s);
+		return -1;
+	}
+	*k = a;
+	*n = b;
+	return 0;
+}
+
 static void usage(void)
 {
 	printf("usage: opsbench-suite [--profile P] (--list-groups | --list | --group G) [--filter RE] [--cpu N | --no-pin]\n"
-	       "                      [--scenario NAME] [--rounds N] [--sample-ms MS]\n"
+	       "                      [--scenario NAME] [--rounds N] [--sample-ms MS] [--pass K/N]\n"
 	       "                      [--benchmark_* flags of Google Benchmark]\n\n"
 	       "Runs one group of opsbench benchmarks, interleaved, through Google Benchmark.\n"
 	       "The profile sets --benchmark_repetitions and --benchmark_min_time (quick and\n"
@@ -319,7 +336,7 @@ static int check_out_file(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct option longopts[ARRAY_SIZE(flags) + 1] = { 0 };
-	struct suite_cfg cfg = { .profile = PROFILE_QUICK };
+	struct suite_cfg cfg = { .profile = PROFILE_QUICK, .pass = 1, .passes = 1 };
 	const char *group = NULL, *spec = NULL;
 	bool list = false, list_groups = false;
 	int pin = -1;		/* -1: the highest allowed CPU; -2: none */
@@ -382,6 +399,10 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			sample_ms = num;
 			break;
+		case 'k':
+			if (parse_pass(optarg, &cfg.pass, &cfg.passes))
+				return EXIT_USAGE;
+			break;
 		case 'l': list = true; break;
 		case 'h': usage(); return 0;
 		case ':':
@@ -398,6 +419,11 @@ rest:
 	cfg.rounds = rounds ? rounds : profiles[cfg.profile].rounds;
 	cfg.cold_rounds = rounds ? rounds : profiles[cfg.profile].cold_rounds;
 	cfg.sample_ns = (sample_ms > 0 ? sample_ms : profiles[cfg.profile].sample_ms) * 1e6;
+	if (cfg.passes > cfg.rounds || cfg.passes > cfg.cold_rounds) {
+		fprintf(stderr, "opsbench-suite: --pass %u/%u: more slices than the %u rounds\n",
+			cfg.pass, cfg.passes, cfg.rounds < cfg.cold_rounds ? cfg.rounds : cfg.cold_rounds);
+		return EXIT_USAGE;
+	}
 	filter = filter_init(spec);
 	n_groups = all_groups(&cfg, &groups);
 

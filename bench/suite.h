@@ -29,6 +29,13 @@ struct suite_cfg {
 	/* Lookup groups: rounds (cold scenarios: cold_rounds), and the time one sample aims at (ns). */
 	unsigned int rounds, cold_rounds;
 	double sample_ns;
+	/*
+	 * --pass K/N: this process runs the K-th (1-based) of N equal slices of
+	 * those rounds, numbered as in the whole run, so that one scenario's
+	 * rounds can be spread over N processes (and over the whole run's time);
+	 * 1/1 by default.
+	 */
+	unsigned int pass, passes;
 	/* --scenario NAME: the one lookup group, instead of the profile's matrix. */
 	const struct ob_scenario *scenario;
 };

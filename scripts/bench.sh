@@ -3,7 +3,7 @@
 # into a new folder results/<host>-<arch>-<yyyymmdd-hhmmss>/.
 #
 #   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex [RESULTS=results]
-#       [VARIANT_SUITES="retpoline=path/to/its/suite kcfi=..."]
+#       [PASSES=N] [VARIANT_SUITES="retpoline=path/to/its/suite kcfi=..."]
 #       [RUN_DIR_FILE=file: where to write the finished folder's path]
 #       [DRIVER=path/to/opsbench-run: its --list --json goes to registry.json] scripts/bench.sh
 #
@@ -13,8 +13,14 @@
 # with 10% custom ops (uniform, unpolluted: where static_call and the
 # indirect calls differ), in the full
 # profile every group but the calibration.  Each group of each build is its
-# own process: strategies are compared only with strategies of the same
+# own processes: strategies are compared only with strategies of the same
 # build.
+#
+# A lookup group's rounds are split into PASSES slices (default 4; smoke: 1),
+# each its own process (opsbench-suite --pass K/N): the run does slice 1 of
+# every lookup group, then slice 2, and so on, so that each scenario's
+# samples come from several processes spread over the whole run, not from
+# one process's few seconds (the host's slow phases last seconds).
 #
 # The folder is built under a hidden temporary name and renamed when the run
 # is complete, so an earlier run is never overwritten and a half-written one
@@ -31,9 +37,17 @@ py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 
 case "$profile" in
-quick | full | smoke) ;;
+quick | full) passes=${PASSES:-4} ;;
+smoke) passes=${PASSES:-1} ;;
 *) echo "bench: PROFILE='$profile': expected quick or full (or smoke, for tests)" >&2; exit 2 ;;
 esac
+if [[ ! $passes =~ ^[1-9][0-9]?$ ]] || ((passes > 64)); then
+	echo "bench: PASSES='$passes': expected a whole number, 1..64" >&2
+	exit 2
+fi
+if ! "$suite" --profile "$profile" --pass "$passes/$passes" --list-groups >/dev/null; then
+	exit 2
+fi
 if [[ -n $filter ]] && ! "$suite" --filter "$filter" --list-groups >/dev/null; then
 	exit 2
 fi
@@ -57,7 +71,7 @@ finish_incomplete() {
 	fi
 	local by=$1
 	[[ -s $tmp/.stopped-by ]] && by=$(<"$tmp/.stopped-by") && rm -f "$tmp/.stopped-by"
-	printf 'interrupted by %s after %d of %d groups at %s\n' "$by" "$done" "${#groups[@]}" \
+	printf 'interrupted by %s after %d of %d processes at %s\n' "$by" "$done" "${#jobs[@]}" \
 		"$(date -Is)" >"$tmp/INCOMPLETE"
 	publish
 	echo "bench: interrupted by $by; the partial run is in $final, marked INCOMPLETE" >&2
@@ -65,6 +79,7 @@ finish_incomplete() {
 }
 done=0
 groups=()
+jobs=()
 child=
 trap 'finish_incomplete SIGINT' INT
 trap 'finish_incomplete SIGTERM' TERM
@@ -98,9 +113,19 @@ if ((${#groups[@]} == 0)); then
 	rm -rf "$tmp"
 	exit 2
 fi
+# The processes, in order: each group that is not a lookup group whole, then
+# slice 1 of every lookup group, slice 2, ...  A job is "index-into-groups pass".
+for i in "${!groups[@]}"; do
+	[[ ${groups[$i]} == lookup/* ]] || jobs+=("$i 1/1")
+done
+for ((p = 1; p <= passes; p++)); do
+	for i in "${!groups[@]}"; do
+		[[ ${groups[$i]} == lookup/* ]] && jobs+=("$i $p/$passes")
+	done
+done
 
 started=$(date +%s)
-echo "bench: profile $profile, ${#groups[@]} groups, writing $final" >&2
+echo "bench: profile $profile, ${#groups[@]} groups (lookup groups in $passes slices each: ${#jobs[@]} processes), writing $final" >&2
 "$py" scripts/meta.py --profile "$profile" --filter "$filter" --command "make bench PROFILE=$profile${filter:+ FILTER=$filter}" \
 	>"$tmp/meta.json.part" && mv "$tmp/meta.json.part" "$tmp/meta.json" || fail_after "writing meta.json failed"
 # The strategies and scenarios this build has (the report takes its baselines from it).
@@ -108,25 +133,27 @@ if [[ -n ${DRIVER:-} ]]; then
 	"$DRIVER" --list --json >"$tmp/registry.json" || fail_after "writing registry.json failed"
 fi
 
-for i in "${!groups[@]}"; do
+for j in "${!jobs[@]}"; do
+	read -r i pass <<<"${jobs[$j]}"
 	g=${groups[$i]}
-	part=$(printf '%s/parts/%03d.json' "$tmp" "$i")
+	part=$(printf '%s/parts/%04d.json' "$tmp" "$j")
 	label=${labels[$i]}
-	echo "bench: [$((i + 1))/${#groups[@]}] $label ($(($(date +%s) - started)) s so far)" >&2
-	"${suites[$i]}" --profile "$profile" --group "$g" ${filter:+--filter "$filter"} \
+	[[ $pass == 1/1 ]] || label="$label, slice $pass"
+	echo "bench: [$((j + 1))/${#jobs[@]}] $label ($(($(date +%s) - started)) s so far)" >&2
+	"${suites[$i]}" --profile "$profile" --group "$g" --pass "$pass" ${filter:+--filter "$filter"} \
 		--benchmark_out="$part.part" --benchmark_out_format=json >>"$tmp/console.txt" &
 	child=$!
 	wait "$child" || {
 		rc=$?
 		((rc > 128)) && wait # a signal: let the trap run
-		echo "bench: group '$g' failed (exit $rc); see $tmp/console.txt" >&2
-		echo "group '$g' failed with exit status $rc" >"$tmp/INCOMPLETE"
+		echo "bench: group '$g' (slice $pass) failed (exit $rc); see $tmp/console.txt" >&2
+		echo "group '$g' (slice $pass) failed with exit status $rc" >"$tmp/INCOMPLETE"
 		publish
 		exit 1
 	}
 	child=
 	mv "$part.part" "$part"
-	done=$((i + 1))
+	done=$((j + 1))
 	export OPSBENCH_PMU_QUIET=1 # the first group said what the PMU cannot count
 done
 

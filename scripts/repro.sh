@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # repro.sh - run the same lookup scenarios in two separate make-bench runs
-# (two processes per scenario, one after the other) and print, per scenario
+# (each with its own processes, one run after the other) and print, per scenario
 # and strategy, the paired ratio to the baseline in each run and their
 # difference (scripts/repro.py), also written to the second run's repro.md.
 #

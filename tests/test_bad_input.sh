@@ -79,6 +79,11 @@ cases=$(cat <<'TABLE'
 2|--filter '(': |$suite --list --filter '('
 2|no benchmark of group 'calib' matches the filter|$suite --group calib --filter zzz
 2|PROFILE='fast': expected quick or full|SUITE=$suite PROFILE=fast scripts/bench.sh
+2|PASSES='0': expected a whole number, 1..64|SUITE=$suite PASSES=0 scripts/bench.sh
+2|PASSES='two': expected a whole number, 1..64|SUITE=$suite PASSES=two scripts/bench.sh
+2|--pass 4/4: more slices than the 3 rounds|SUITE=$suite PROFILE=smoke PASSES=4 scripts/bench.sh
+2|--pass '1/2/3': expected K/N|$suite --pass 1/2/3 --list-groups
+2|--pass '100/100': expected K/N with 1 <= K <= N <= 64|$suite --pass 100/100 --list-groups
 2|--filter '(': |SUITE=$suite FILTER='(' RESULTS=$tmp/results scripts/bench.sh
 2|no benchmark matches FILTER='zzz'|SUITE=$suite FILTER=zzz RESULTS=$tmp/results scripts/bench.sh
 2|RESULTS=/dev/null/x: cannot create a run folder|SUITE=$suite RESULTS=/dev/null/x scripts/bench.sh

@@ -70,7 +70,45 @@ print(f"{len(runs)} runs, strategies {sorted(seen)}")
 PY
 }
 
+# --pass K/N: N processes whose rounds, numbered as in one process, cover
+# every round once; a cold scenario says what share of its lookups it left out.
+slices_cover_the_rounds() {
+	local g
+	g=$("$suite" --profile smoke --list-groups | grep '^lookup/' | head -1)
+	"$suite" --profile smoke --group "$g" --rounds 5 --pass 1/2 --benchmark_out="$tmp/p1.json" \
+		--benchmark_out_format=json >/dev/null &&
+		"$suite" --profile smoke --group "$g" --rounds 5 --pass 2/2 --benchmark_out="$tmp/p2.json" \
+			--benchmark_out_format=json >/dev/null &&
+		"$suite" --scenario L1-0pct-coldops --group all --filter 'lookup/(direct|default_ops)/' \
+			--rounds 2 --sample-ms 0.2 --benchmark_out="$tmp/cold.json" \
+			--benchmark_out_format=json >/dev/null || return 1
+	"$py" - "$tmp/p1.json" "$tmp/p2.json" "$tmp/cold.json" <<'PY'
+import json, sys
+def rounds(path):
+    out = {}
+    for b in json.load(open(path))["benchmarks"]:
+        if b.get("run_type") == "iteration" and not b.get("error_occurred"):
+            # Each process sizes its samples: iterations:N may differ between them.
+            name = "/".join(p for p in b["name"].split("/")
+                            if not p.startswith(("iterations:", "repeats:", "manual_time")))
+            out.setdefault(name, []).append(b["round"])
+    return out
+one, two = rounds(sys.argv[1]), rounds(sys.argv[2])
+assert one and one.keys() == two.keys(), (sorted(one), sorted(two))
+for n in one:
+    assert sorted(one[n]) == [0, 1] and sorted(two[n]) == [2, 3, 4], (n, one[n], two[n])
+cold = [b for b in json.load(open(sys.argv[3]))["benchmarks"] if b.get("run_type") == "iteration"]
+assert len(cold) == 4 and all("/mode:cold/" in b["name"] for b in cold), [b["name"] for b in cold]
+for b in cold:
+    assert 0 <= b["interrupted_share"] < 0.5 and b["real_time"] < 1e5, b
+PY
+}
+
 check "suite runs the smoke profile" smoke
+check "suite --pass slices cover the rounds once; cold samples count what they leave out" slices_cover_the_rounds
+check "suite refuses --pass 3/2, 0/1 and more slices than rounds with exit 2" \
+	bash -c "'$suite' --pass 3/2 --list-groups; [[ \$? == 2 ]] && { '$suite' --pass 0/1 --list-groups; [[ \$? == 2 ]]; } &&
+		{ '$suite' --profile smoke --pass 4/4 --list-groups; [[ \$? == 2 ]]; }"
 check "suite JSON parses and names every strategy" json_names_every_strategy
 check "suite refuses an unknown flag with exit 2" exit_is 2 "$suite" --group calib --no-such-flag
 check "suite refuses an unknown Google Benchmark flag with exit 2" \

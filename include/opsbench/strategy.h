@@ -77,6 +77,8 @@ struct ob_run {
 	size_t pollute_size;
 	size_t pollute_pos;		/* where the next touch starts */
 	uint64_t timed_ticks;		/* OB_COLD: timestamp ticks inside lookups, summed */
+	uint32_t *lookup_ticks;		/* OB_COLD: each lookup's ticks, in order (room for
+					 * every lookup of a call), or NULL: the sum only */
 };
 
 /*

@@ -195,7 +195,8 @@ static long SYM(lookup)(const struct ob_tree *t, uint32_t start, const char *pat
  * each variant pays only for what it does: per lookup, two loads from the
  * list, the walk, and a compare to wrap around; in latency mode a shift and
  * two adds on the critical path (the dependency on the last result); in
- * cold mode the pollution and the two serialised timestamps.
+ * cold mode the pollution and the two serialised timestamps (and, untimed,
+ * the store of the lookup's ticks where the caller wants each).
  */
 static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, uint64_t n,
 					 enum ob_mode mode, bool pollute)
@@ -203,6 +204,7 @@ static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, ui
 	const struct ob_prepared *p = t->prepared + r->cursor;
 	const struct ob_prepared *end = t->prepared + t->n_prepared;
 	uint64_t sum = 0, ticks = 0;
+	uint32_t *each = r->lookup_ticks;
 	uintptr_t dep = 0;
 
 	for (; n; n--) {
@@ -220,8 +222,13 @@ static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, ui
 			t0 = ob_ts_begin();
 		}
 		d = walk_path(start, path);
-		if (mode == OB_COLD)
-			ticks += ob_ts_end() - t0;
+		if (mode == OB_COLD) {
+			uint64_t dt = ob_ts_end() - t0;
+
+			ticks += dt;
+			if (each)
+				*each++ = dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+		}
 		if (mode == OB_LATENCY) {
 			uintptr_t z = (uintptr_t)d;
 
