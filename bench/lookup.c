@@ -33,7 +33,14 @@
  *                        neighbour's burst shorter than a sub-sample does
  *                        not move it (manual time).  Where one pass takes
  *                        longer than a sample (DRAM-sized trees), a sample
- *                        is n lookups from list entry (round * n) instead
+ *                        is n lookups from list entry (round * n) instead.
+ *                        The strategies' sub-samples of a round are
+ *                        interleaved (run_sweep(): the first sample of the
+ *                        mode in the round measures all of them), each after
+ *                        an untimed pass that brings its tree back into the
+ *                        caches, so that a round's samples see the same
+ *                        states of the machine microseconds apart, not
+ *                        milliseconds
  *   cold                 n single lookups from list entry (round * n), each
  *                        after the pollution and between serialised
  *                        timestamps; the sample is their mean time, minus
@@ -77,6 +84,20 @@
 #define INTERRUPTED_FACTOR	4
 #define INTERRUPTED_NS		1000.0
 
+struct lookup_bench;
+
+/*
+ * The benchmarks of one warm mode (throughput or latency) of a scenario,
+ * measured together once per round, their sub-samples interleaved (see the
+ * method); @round is the round last measured (-1: none yet), @rebuilt the
+ * round whose trees were last built anew.
+ */
+struct sweep {
+	struct lookup_bench **v;
+	size_t n;
+	long round, rebuilt;
+};
+
 /* One (mode, strategy) of a scenario: its tree, shared by its samples. */
 struct lookup_bench {
 	struct scenario *sc;
@@ -91,6 +112,9 @@ struct lookup_bench {
 	uint64_t sub_iters;		/* lookups per sub-sample (a divisor of iters) */
 	struct pmu_reading pmu;		/* counters of the last sample */
 	double elapsed_ns;		/* the last sample's time (see the method) */
+	struct sweep *sweep;		/* warm modes: the benchmarks measured with it */
+	double fastest_ns;		/* warm modes: its fastest sub-sample of the sweep */
+	size_t cursor;			/* warm modes: where its next sub-sample starts */
 };
 
 /* One sample: a benchmark in one round. */
@@ -145,17 +169,12 @@ static int refuse_prepare(void *arg, char *msg, size_t len)
 	return -1;
 }
 
-/* Untimed, before a sample: a new tree for the strategy when it is due. */
-static int sample_prepare(void *arg, char *msg, size_t len)
+/* A new tree for @b (its memory on other pages).  0 or -errno (@msg says why). */
+static int bench_rebuild(struct lookup_bench *b, char *msg, size_t len)
 {
-	struct lookup_sample *smp = arg;
-	struct lookup_bench *b = smp->b;
 	struct ob_tree *old = b->tree;
 	struct ob_err err = { 0 };
 
-	if (!smp->rebuild)
-		return 0;
-	smp->rebuild = false;
 	if (b->s->build(&b->sc->wl, &b->tree, &err)) {
 		snprintf(msg, len, "%s", err.msg);
 		b->tree = old;
@@ -163,6 +182,30 @@ static int sample_prepare(void *arg, char *msg, size_t len)
 	}
 	b->s->destroy(old);
 	b->s->memory(b->tree, &b->mem);
+	return 0;
+}
+
+/*
+ * Untimed, before a sample: new trees when they are due, for the strategy
+ * (cold mode) or for every strategy of its sweep, before the round's sweep.
+ */
+static int sample_prepare(void *arg, char *msg, size_t len)
+{
+	struct lookup_sample *smp = arg;
+	struct sweep *sw = smp->b->sweep;
+	int ret;
+
+	if (!smp->rebuild)
+		return 0;
+	smp->rebuild = false;
+	if (!sw)
+		return bench_rebuild(smp->b, msg, len);
+	if (sw->rebuilt == (long)smp->round)
+		return 0;
+	sw->rebuilt = (long)smp->round;
+	for (size_t k = 0; k < sw->n; k++)
+		if ((ret = bench_rebuild(sw->v[k], msg, len)))
+			return ret;
 	return 0;
 }
 
@@ -266,6 +309,80 @@ static double cold_sample_ns(uint32_t *ticks, uint64_t n, double *left_out)
 	return (sum / (double)kept - ob_ts_overhead_ticks()) * ns_per_tick;
 }
 
+/* @acc += @r, event by event (an event counts only if it counted every time). */
+static void pmu_add(struct pmu_reading *acc, const struct pmu_reading *r, bool first)
+{
+	for (int e = 0; e < PMU_NR_EVENTS; e++) {
+		acc->value[e] = (first ? 0 : acc->value[e]) + r->value[e];
+		acc->counted[e] = (first || acc->counted[e]) && r->counted[e];
+	}
+	acc->running_share = first ? r->running_share :
+			     (acc->running_share < r->running_share ? acc->running_share : r->running_share);
+}
+
+/*
+ * Round @smp->round of @sw: every benchmark's sub-samples, interleaved.
+ * Sub-sample j of every strategy runs before sub-sample j + 1 of any, in
+ * an order shuffled anew for each j, so that the strategies of a round see
+ * the same states of the machine (its fast and slow phases, its clock)
+ * within about a sub-sample times the number of strategies, instead of one
+ * sample (3 ms) each after the other.  Where the list fits in a sample,
+ * each timed sub-sample (whole passes) follows one untimed pass over the
+ * list, which brings the strategy's tree back into the caches and its
+ * branches into the predictors after the others' sub-samples; where one
+ * pass is longer than a sample (trees far larger than the LLC), the
+ * sub-samples continue through the list from the round's start.  Each
+ * benchmark's sample is its fastest sub-sample, and its counters the sum
+ * over its timed sub-samples.
+ */
+static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
+{
+	struct lookup_bench *first = sw->v[0];
+	size_t len = first->sc->wl.n_lookups;
+	bool whole = !smp->start && first->sub_iters % (len ? len : 1) == 0;
+	uint64_t subs = first->iters / first->sub_iters, sum = 0;
+	size_t *order = xcalloc(sw->n, sizeof(*order));
+
+	for (size_t k = 0; k < sw->n; k++) {
+		sw->v[k]->fastest_ns = 0;
+		sw->v[k]->cursor = smp->start;
+	}
+	for (uint64_t j = 0; j < subs; j++) {
+		struct ob_rng rng;
+
+		ob_rng_seed(&rng, ((uint64_t)smp->round << 32) ^ (j << 8) ^ (uint64_t)first->mode);
+		for (size_t k = 0; k < sw->n; k++)
+			order[k] = k;
+		for (size_t k = sw->n; k > 1; k--) {
+			size_t i = ob_rng_below(&rng, k), t = order[k - 1];
+
+			order[k - 1] = order[i];
+			order[i] = t;
+		}
+		for (size_t k = 0; k < sw->n; k++) {
+			struct lookup_bench *b = sw->v[order[k]];
+			struct ob_run r = bench_run_state(b, b->cursor);
+			struct pmu_reading reading;
+			double t0, ns;
+
+			if (whole)
+				sum += b->s->run(b->tree, &r, len);	/* untimed: back into the caches */
+			pmu_start(&pmu);
+			t0 = ob_mono_ns();
+			sum += b->s->run(b->tree, &r, b->sub_iters);
+			ns = ob_mono_ns() - t0;
+			pmu_stop(&pmu, &reading);
+			pmu_add(&b->pmu, &reading, j == 0);
+			if (!j || ns < b->fastest_ns)
+				b->fastest_ns = ns;
+			b->cursor = r.cursor;
+		}
+	}
+	free(order);
+	sw->round = (long)smp->round;
+	return sum;
+}
+
 static uint64_t sample_body(void *arg, uint64_t iters)
 {
 	struct lookup_sample *smp = arg;
@@ -273,24 +390,17 @@ static uint64_t sample_body(void *arg, uint64_t iters)
 	struct ob_run r = bench_run_state(b, smp->start);
 	uint64_t sum = 0;
 
-	pmu_start(&pmu);
-	if (b->mode == OB_COLD) {
-		r.lookup_ticks = b->ticks;
-		sum = b->s->run(b->tree, &r, iters);
-		b->elapsed_ns = cold_sample_ns(b->ticks, iters, &b->interrupted) * (double)iters;
-	} else {
-		double fastest = 0;
-
-		for (uint64_t done = 0; done < iters; done += b->sub_iters) {
-			double t0 = ob_mono_ns(), ns;
-
-			sum += b->s->run(b->tree, &r, b->sub_iters);
-			ns = ob_mono_ns() - t0;
-			if (!done || ns < fastest)
-				fastest = ns;
-		}
-		b->elapsed_ns = fastest * (double)(iters / b->sub_iters);
+	if (b->sweep) {
+		/* Warm modes: the round's first sample of the mode measures them all. */
+		if (b->sweep->round != (long)smp->round)
+			sum = run_sweep(b->sweep, smp);
+		b->elapsed_ns = b->fastest_ns * (double)(iters / b->sub_iters);
+		return sum;
 	}
+	pmu_start(&pmu);
+	r.lookup_ticks = b->ticks;
+	sum = b->s->run(b->tree, &r, iters);
+	b->elapsed_ns = cold_sample_ns(b->ticks, iters, &b->interrupted) * (double)iters;
 	pmu_stop(&pmu, &b->pmu);
 	return sum;
 }
@@ -408,6 +518,22 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 				benches[k].sub_iters = sub_iters;
 				if (modes[m] == OB_COLD)
 					benches[k].ticks = xcalloc(iters, sizeof(*benches[k].ticks));
+			}
+	}
+
+	/* The warm modes' sweeps: each mode's benchmarks, measured together. */
+	for (size_t m = 0; m < n_modes; m++) {
+		struct sweep *sw;
+
+		if (modes[m] == OB_COLD)
+			continue;
+		sw = xcalloc(1, sizeof(*sw));
+		sw->v = xcalloc(n, sizeof(*sw->v));
+		sw->round = sw->rebuilt = -1;
+		for (size_t k = 0; k < n; k++)
+			if (benches[k].mode == modes[m]) {
+				sw->v[sw->n++] = &benches[k];
+				benches[k].sweep = sw;
 			}
 	}
 
