@@ -8,8 +8,7 @@ of "supported", "not supported", "depends on <condition>", or
 - times of dispatch benchmarks: two medians differ only when their 95% CIs
   do not overlap; otherwise "no measurable difference" (which does not
   support a claim that one is faster);
-- times of lookups: paired differences against the baseline's rounds
-  (obstats.paired: of the minima, or per-round medians for cold) with a
+- times of lookups: paired per-round differences (obstats.paired) with a
   95% bootstrap interval and the minimal detectable effect (MDE), which
   every timed verdict states: "no measurable difference" means no
   difference larger than the MDE;

@@ -20,10 +20,8 @@ calib/branch/random and /predictable, the hardening cost the build's
 dispatch/indirect/targets:1/order:predictable minus its dispatch/direct_call
 (0 in the plain build, where an indirect call is only its instructions).
 
-Measured: the paired difference (obstats.paired: of the minima in the
-throughput and latency modes, the median per-round difference cold; 95%
-bootstrap CI) of the strategy against the scenario's baseline in the same
-build.  A
+Measured: the paired per-round difference (median, 95% bootstrap CI) of
+the strategy against the scenario's baseline in the same build.  A
 prediction holds when it is within 25% of the measured difference or
 inside its CI, whichever is wider.  Where it does not, the report names
 the largest term: the model's likely culprit.

@@ -8,16 +8,14 @@ statistics (the ranks whose binomial(n, 1/2) tails hold at most 2.5% each).
 Two medians whose intervals overlap are "no measurable difference".
 
 Lookup benchmarks (bench/lookup.c): rounds, each with one sample of every
-strategy, paired by the "round" counter.  Location: the minimum, 10th
-percentile and median of a strategy's samples.  Comparison with the baseline
-(paired()): throughput and latency, the ratio (and difference) of the two
-minima, the machine's fast phase in every process; cold, the median of the
-per-round ratios (and differences) against the baseline measured in the same
-round.  Both with a 95% bootstrap interval (2000 resamples of the rounds, the
-two samples of a round kept together, seeded, so a report is reproducible)
-and the minimal detectable effect: 2.8 bootstrap standard errors of the
-difference (80% power at 5%, two-sided).  A ratio whose interval holds 1 is
-"no measurable difference".
+strategy, paired by the "round" counter.  Location: the 10th percentile,
+minimum and median of a strategy's samples.  Comparison: per-round paired
+ratios (and differences) against the baseline measured in the same round
+(in the warm modes, interleaved with it sub-sample by sub-sample); their
+median, with a 95% bootstrap interval (2000 resamples of the rounds, seeded,
+so a report is reproducible), and the minimal detectable effect: 2.8
+bootstrap standard errors of the median difference (80% power at 5%,
+two-sided).  A ratio whose interval holds 1 is "no measurable difference".
 """
 import json
 import math
@@ -120,7 +118,7 @@ def load_gb(path):
             raise ResultsError(f"{path}: {name}: the same sample twice (repetition "
                                f"{b.get('repetition_index')}, round {b.get('round')})")
         seen.add(key)
-        entry = out.setdefault(name, {"name": name, "samples": [], "counters": {}, "label": b.get("label")})
+        entry = out.setdefault(name, {"samples": [], "counters": {}, "label": b.get("label")})
         entry["samples"].append(ns)
         for k, v in b.items():
             if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in (
@@ -239,58 +237,31 @@ def bootstrap(values, stat=statistics.median, n=2000, seed=1):
     return interval(boots)
 
 
-def pairing(entry):
-    """How paired() compares a lookup benchmark with its baseline: "min" for
-    the throughput and latency modes, "rounds" for cold (see paired())."""
-    return "rounds" if "/mode:cold/" in entry.get("name", "") else "min"
-
-
-def paired(base, other, by=None):
-    """Comparison of @other with @base (load_gb entries with a "round"
-    counter): ratio and difference with their 95% bootstrap intervals (2000
-    resamples of the rounds both have, each round's two samples kept
-    together), the minimal detectable difference (2.8 bootstrap standard
-    errors) and n (rounds in both).  None when the entries carry no rounds.
-
-    @by (default: pairing(base)) says what is compared:
-      "min"     the fastest sample of each (ratio and difference of the two
-                minima).  A throughput or latency sample is already the fastest
-                of its sub-samples; over the rounds, samples fall into the
-                machine's fast phase and a slow one (about 1.5x here, from the
-                host: a busy hyperthread sibling slows instruction-parallel code
-                more than a dependent chain), in proportions that change from
-                one process to the next, and the strategies' ratios differ
-                between the phases.  The minimum is the fast, uncontended phase
-                in every process: it is the location that two runs reproduce.
-      "rounds"  the median over rounds of the per-round ratio (and difference)
-                of the two samples of the same round.  A cold sample is a mean
-                over thousands of single lookups, each from another state of
-                the cache (the pollution's position): the pairing removes the
-                round's state, the median the rest."""
+def paired(base, other):
+    """Per-round comparison of @other with @base (load_gb entries with a
+    "round" counter): the median over the rounds both have of the per-round
+    ratio (and difference) of their two samples, with 95% bootstrap
+    intervals (2000 resamples of the rounds, each round's ratio and
+    difference kept together), the minimal detectable difference (2.8
+    bootstrap standard errors) and n (rounds in both).  None when the
+    entries carry no rounds.  The pairing removes what a round's samples
+    share: a warm round's strategies are measured interleaved, sub-sample by
+    sub-sample (bench/lookup.c), so they see the same states of the machine;
+    a cold round's do the same lookups from the same state of the cache."""
     a, b = _by_round(base), _by_round(other)
     if a is None or b is None:
         return None
     common = sorted(set(a) & set(b))
     if not common or any(a[r] <= 0 for r in common):
         return None
-    by = by or pairing(base)
-    if by == "min":
-        def ratio_diff(ps):
-            lo_a, lo_b = min(x for x, _ in ps), min(y for _, y in ps)
-            return lo_b / lo_a, lo_b - lo_a
-        pairs = [(a[r], b[r]) for r in common]
-        r0, d0 = ratio_diff(pairs)
-        (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(pairs, ratio_diff)
-    elif by == "rounds":
-        def medians(ps):
-            return statistics.median(q for q, _ in ps), statistics.median(d for _, d in ps)
-        per_round = [(b[r] / a[r], b[r] - a[r]) for r in common]
-        r0, d0 = medians(per_round)
-        (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(per_round, medians)
-    else:
-        raise ValueError(f"paired: by={by!r}: expected 'min' or 'rounds'")
+
+    def medians(ps):
+        return statistics.median(q for q, _ in ps), statistics.median(d for _, d in ps)
+    per_round = [(b[r] / a[r], b[r] - a[r]) for r in common]
+    r0, d0 = medians(per_round)
+    (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(per_round, medians)
     return {"ratio": r0, "ratio_ci": (rlo, rhi), "diff_ns": d0, "diff_ci": (dlo, dhi),
-            "mde_ns": 2.8 * dse, "n": len(common), "by": by,
+            "mde_ns": 2.8 * dse, "n": len(common),
             "differs": not (rlo <= 1.0 <= rhi)}
 
 

@@ -262,12 +262,10 @@ def lookup_section(data):
            "timestamps, the pollution before it untimed): each strategy's 10th percentile, minimum "
            "and median ns per lookup over the rounds, the 10th percentile in core cycles (the "
            "process's own calibration), and the **paired ratio** to the baseline (`direct`, or "
-           "`null_tested` where `direct` cannot run). Throughput and latency: the strategy's minimum "
-           "over the baseline's (each sample is the fastest of its sub-samples; the minimum is the "
-           "machine's fast phase, whose ratios two runs reproduce, where medians mix in a slow phase "
-           "whose share and ratios change from process to process). Cold: the median over rounds of "
-           "the strategy's sample divided by the baseline's sample of the same round. Both with a 95% "
-           "bootstrap interval over the rounds (a round's two samples kept together); `~` marks an interval that holds 1 (no measurable difference). Cold scenarios "
+           "`null_tested` where `direct` cannot run): the median over rounds of the strategy's "
+           "sample divided by the baseline's sample of the same round (throughput and latency: "
+           "measured interleaved with it, sub-sample by sub-sample), with its 95% bootstrap "
+           "interval; `~` marks an interval that holds 1 (no measurable difference). Cold scenarios "
            "also give the paired difference in ns and the minimal detectable effect (MDE: 2.8 "
            "bootstrap standard errors). Counters per lookup are labelled measured (PMU).\n"]
     for sc, strat in sorted(scen.items()):

@@ -46,8 +46,7 @@ def main():
         print(f"repro: {e}", file=sys.stderr)
         sys.exit(2)
     lines = [f"# Reproducibility: {args.a} against {args.b}\n",
-             "Paired ratio to the baseline in each run (throughput and latency: of the minima; cold: "
-             "median of per-round ratios), and the "
+             "Paired ratio to the baseline (median of per-round ratios) in each run, and the "
              f"difference B/A - 1. Agreement: within {args.tolerance:g}%.\n",
              "| scenario | strategy | ratio A | ratio B | B/A - 1 |", "|---|---|---|---|---|"]
     agree = total = 0

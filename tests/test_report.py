@@ -312,33 +312,6 @@ class TestStatistics(unittest.TestCase):
         self.assertTrue(p["differs"])
         self.assertEqual(p["n"], 30)
 
-    def test_warm_modes_compare_minima_cold_mode_rounds(self):
-        # A fast phase where the other is 1.10x the baseline and a slow phase
-        # (1.5x) where it is 0.95x, in a share that differs between "runs":
-        # the warm comparison (minima) gives the fast phase's 1.10 in both,
-        # the per-round median follows the share of slow rounds.
-        def entries(slow_rounds, mode):
-            base, other = [], []
-            for r in range(40):
-                slow = r < slow_rounds
-                x = 10.0 * (1.5 if slow else 1.0) * (1 + 0.001 * (r % 7))
-                base.append(x)
-                other.append(x * (0.95 if slow else 1.10))
-            rounds = [float(r) for r in range(40)]
-            name = f"lookup/{{}}/mode:{mode}/size:L1"
-            return ({"name": name.format("direct"), "samples": base, "counters": {"round": rounds}},
-                    {"name": name.format("x"), "samples": other, "counters": {"round": rounds}})
-        for slow in (5, 30):
-            p = obstats.paired(*entries(slow, "throughput"))
-            self.assertEqual(p["by"], "min")
-            self.assertAlmostEqual(p["ratio"], 1.10)
-            self.assertTrue(p["differs"])
-        self.assertAlmostEqual(obstats.paired(*entries(5, "cold"))["ratio"], 1.10, places=2)
-        self.assertAlmostEqual(obstats.paired(*entries(30, "cold"))["ratio"], 0.95, places=2)
-        self.assertEqual(obstats.paired(*entries(30, "cold"))["by"], "rounds")
-        with self.assertRaises(ValueError):
-            obstats.paired(*entries(5, "cold"), by="mean")
-
     def test_paired_refuses_a_round_seen_twice(self):
         a = {"samples": [1.0, 1.0], "counters": {"round": [0.0, 0.0]}}
         with self.assertRaises(obstats.ResultsError):
