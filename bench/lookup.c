@@ -49,7 +49,11 @@
  *                        than INTERRUPTED_FACTOR times the sample's median
  *                        plus INTERRUPTED_NS: a lookup of any size class
  *                        takes less; their share is the counter
- *                        interrupted_share) (manual time)
+ *                        interrupted_share) (manual time).  The
+ *                        strategies' lookups of a round are interleaved
+ *                        too, COLD_SUB_SAMPLE at a time, each block after
+ *                        an untimed warm pass over the list where the tree
+ *                        is up to twice the L2 (run_sweep())
  * Every REBUILD_EVERY rounds each strategy's tree is built anew (the new
  * one before the old is freed), so that its memory lands on other physical
  * pages: on a VM, whose "huge" pages need not be contiguous in the host,
@@ -59,8 +63,10 @@
  * average the luck by themselves, and take long to build.
  * A sample is one Google Benchmark run with a fixed iteration count; its
  * real_time is ns per lookup, and its "round" counter pairs it.  Reports
- * compare minima (throughput, latency) and medians of per-round ratios
- * (cold) with the baseline's (scripts/obstats.py).
+ * compare each sample with the baseline's of the same round: the median of
+ * these per-round ratios over the rounds of the machine's fast state
+ * (throughput, latency) or over every round (cold) (scripts/obstats.py,
+ * paired()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,6 +86,9 @@
 /* Shortest sub-sample of the throughput and latency modes, in ns. */
 #define SUB_SAMPLE_NS	20000.0
 
+/* Cold lookups per sub-sample (see run_sweep()). */
+#define COLD_SUB_SAMPLE	64
+
 /* A cold lookup longer than this many times the sample's median, plus INTERRUPTED_NS, was interrupted. */
 #define INTERRUPTED_FACTOR	4
 #define INTERRUPTED_NS		1000.0
@@ -87,15 +96,17 @@
 struct lookup_bench;
 
 /*
- * The benchmarks of one warm mode (throughput or latency) of a scenario,
- * measured together once per round, their sub-samples interleaved (see the
- * method); @round is the round last measured (-1: none yet), @rebuilt the
- * round whose trees were last built anew.
+ * The benchmarks of one mode of a scenario, measured together once per
+ * round, their sub-samples interleaved (see the method); @round is the
+ * round last measured (-1: none yet), @rebuilt the round whose trees were
+ * last built anew; @warm_pass (cold mode): an untimed pass over the list
+ * before each sub-sample.
  */
 struct sweep {
 	struct lookup_bench **v;
 	size_t n;
 	long round, rebuilt;
+	bool warm_pass;
 };
 
 /* One (mode, strategy) of a scenario: its tree, shared by its samples. */
@@ -112,9 +123,9 @@ struct lookup_bench {
 	uint64_t sub_iters;		/* lookups per sub-sample (a divisor of iters) */
 	struct pmu_reading pmu;		/* counters of the last sample */
 	double elapsed_ns;		/* the last sample's time (see the method) */
-	struct sweep *sweep;		/* warm modes: the benchmarks measured with it */
+	struct sweep *sweep;		/* the benchmarks measured with it */
 	double fastest_ns;		/* warm modes: its fastest sub-sample of the sweep */
-	size_t cursor;			/* warm modes: where its next sub-sample starts */
+	size_t cursor;			/* where its next sub-sample starts */
 };
 
 /* One sample: a benchmark in one round. */
@@ -185,10 +196,7 @@ static int bench_rebuild(struct lookup_bench *b, char *msg, size_t len)
 	return 0;
 }
 
-/*
- * Untimed, before a sample: new trees when they are due, for the strategy
- * (cold mode) or for every strategy of its sweep, before the round's sweep.
- */
+/* Untimed, before a sample: new trees, when due, for every strategy of its sweep. */
 static int sample_prepare(void *arg, char *msg, size_t len)
 {
 	struct lookup_sample *smp = arg;
@@ -198,8 +206,6 @@ static int sample_prepare(void *arg, char *msg, size_t len)
 	if (!smp->rebuild)
 		return 0;
 	smp->rebuild = false;
-	if (!sw)
-		return bench_rebuild(smp->b, msg, len);
 	if (sw->rebuilt == (long)smp->round)
 		return 0;
 	sw->rebuilt = (long)smp->round;
@@ -252,9 +258,10 @@ static void sample_iters(const struct suite_cfg *cfg, struct lookup_bench *base,
 			if (!i || ns < best)
 				best = ns;
 		}
-		uint64_t n = (uint64_t)(cfg->sample_ns / (best > 1 ? best : 1));
+		uint64_t subs = (uint64_t)(cfg->sample_ns / ((best > 1 ? best : 1) * COLD_SUB_SAMPLE) + 0.5);
 
-		*iters = *sub_iters = n < 16 ? 16 : n;
+		*sub_iters = COLD_SUB_SAMPLE;
+		*iters = (subs ? subs : 1) * COLD_SUB_SAMPLE;
 		return;
 	}
 	for (int i = 0; i < 5; i++) {		/* warm, then the fastest pass */
@@ -320,26 +327,40 @@ static void pmu_add(struct pmu_reading *acc, const struct pmu_reading *r, bool f
 			     (acc->running_share < r->running_share ? acc->running_share : r->running_share);
 }
 
+/* @n lookups of @b from its cursor, untimed in throughput mode (no pollution). */
+static uint64_t untimed_pass(struct lookup_bench *b, size_t n)
+{
+	struct ob_run r = bench_run_state(b, 0);
+
+	r.mode = OB_THROUGHPUT;
+	r.pollute_bytes = 0;
+	return b->s->run(b->tree, &r, n);
+}
+
 /*
  * Round @smp->round of @sw: every benchmark's sub-samples, interleaved.
  * Sub-sample j of every strategy runs before sub-sample j + 1 of any, in
  * an order shuffled anew for each j, so that the strategies of a round see
  * the same states of the machine (its fast and slow phases, its clock)
  * within about a sub-sample times the number of strategies, instead of one
- * sample (3 ms) each after the other.  Where the list fits in a sample,
- * each timed sub-sample (whole passes) follows one untimed pass over the
- * list, which brings the strategy's tree back into the caches and its
- * branches into the predictors after the others' sub-samples; where one
- * pass is longer than a sample (trees far larger than the LLC), the
- * sub-samples continue through the list from the round's start.  Each
- * benchmark's sample is its fastest sub-sample, and its counters the sum
- * over its timed sub-samples.
+ * sample (3 ms) each after the other.  Where the list is short (warm: one
+ * pass fits in a sample; cold: a tree of up to twice the L2), each timed
+ * sub-sample follows one untimed pass over the list, which brings the
+ * strategy's tree back into the caches and its branches into the
+ * predictors after the others' sub-samples (and, cold, after their
+ * pollution: a cold lookup then misses in L1 alone, as when a strategy's
+ * lookups ran back to back); otherwise the sub-samples continue through the
+ * list from the round's start.  A warm benchmark's sample is its fastest
+ * sub-sample; a cold one's, the mean over all its lookups of the round
+ * (cold_sample_ns()).  The counters are the sum over the timed sub-samples.
  */
 static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 {
 	struct lookup_bench *first = sw->v[0];
+	bool cold = first->mode == OB_COLD;
 	size_t len = first->sc->wl.n_lookups;
-	bool whole = !smp->start && first->sub_iters % (len ? len : 1) == 0;
+	bool pass = cold ? sw->warm_pass :
+		       !smp->start && first->sub_iters % (len ? len : 1) == 0;
 	uint64_t subs = first->iters / first->sub_iters, sum = 0;
 	size_t *order = xcalloc(sw->n, sizeof(*order));
 
@@ -365,8 +386,10 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 			struct pmu_reading reading;
 			double t0, ns;
 
-			if (whole)
-				sum += b->s->run(b->tree, &r, len);	/* untimed: back into the caches */
+			if (pass)
+				sum += untimed_pass(b, len);
+			if (cold)
+				r.lookup_ticks = b->ticks + j * b->sub_iters;
 			pmu_start(&pmu);
 			t0 = ob_mono_ns();
 			sum += b->s->run(b->tree, &r, b->sub_iters);
@@ -378,6 +401,12 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 			b->cursor = r.cursor;
 		}
 	}
+	for (size_t k = 0; k < sw->n; k++) {
+		struct lookup_bench *b = sw->v[k];
+
+		b->elapsed_ns = cold ? cold_sample_ns(b->ticks, b->iters, &b->interrupted) * (double)b->iters :
+				       b->fastest_ns * (double)subs;
+	}
 	free(order);
 	sw->round = (long)smp->round;
 	return sum;
@@ -386,23 +415,11 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 static uint64_t sample_body(void *arg, uint64_t iters)
 {
 	struct lookup_sample *smp = arg;
-	struct lookup_bench *b = smp->b;
-	struct ob_run r = bench_run_state(b, smp->start);
-	uint64_t sum = 0;
+	struct sweep *sw = smp->b->sweep;
 
-	if (b->sweep) {
-		/* Warm modes: the round's first sample of the mode measures them all. */
-		if (b->sweep->round != (long)smp->round)
-			sum = run_sweep(b->sweep, smp);
-		b->elapsed_ns = b->fastest_ns * (double)(iters / b->sub_iters);
-		return sum;
-	}
-	pmu_start(&pmu);
-	r.lookup_ticks = b->ticks;
-	sum = b->s->run(b->tree, &r, iters);
-	b->elapsed_ns = cold_sample_ns(b->ticks, iters, &b->interrupted) * (double)iters;
-	pmu_stop(&pmu, &b->pmu);
-	return sum;
+	(void)iters;	/* smp->b->iters: the sweep times them */
+	/* The round's first sample of the mode measures them all. */
+	return sw->round != (long)smp->round ? run_sweep(sw, smp) : 0;
 }
 
 static double sample_elapsed(void *arg)
@@ -521,15 +538,15 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 			}
 	}
 
-	/* The warm modes' sweeps: each mode's benchmarks, measured together. */
-	for (size_t m = 0; m < n_modes; m++) {
-		struct sweep *sw;
+	/* The sweeps: each mode's benchmarks, measured together. */
+	bool small = sc->params.dentries * ob_sizing_bytes() <= 2 * cfg->caches.l2;
 
-		if (modes[m] == OB_COLD)
-			continue;
-		sw = xcalloc(1, sizeof(*sw));
+	for (size_t m = 0; m < n_modes; m++) {
+		struct sweep *sw = xcalloc(1, sizeof(*sw));
+
 		sw->v = xcalloc(n, sizeof(*sw->v));
 		sw->round = sw->rebuilt = -1;
+		sw->warm_pass = modes[m] == OB_COLD && small;
 		for (size_t k = 0; k < n; k++)
 			if (benches[k].mode == modes[m]) {
 				sw->v[sw->n++] = &benches[k];
@@ -541,7 +558,6 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 	size_t *order = xcalloc(n, sizeof(*order));
 
 	unsigned int rounds = sc->pollute ? cfg->cold_rounds : cfg->rounds;
-	bool rebuild = sc->params.dentries * ob_sizing_bytes() <= 2 * cfg->caches.l2;
 
 	/* This process's slice of the rounds (--pass), numbered as in the whole run. */
 	unsigned int first = (unsigned int)((uint64_t)rounds * (cfg->pass - 1) / cfg->passes);
@@ -568,7 +584,7 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 			smp->round = round;
 			/* Whole passes start at 0; anything else where the last round left off. */
 			smp->start = (size_t)(((uint64_t)round * b->iters) % len);
-			smp->rebuild = rebuild && round > first && round % REBUILD_EVERY == 0;
+			smp->rebuild = small && round > first && round % REBUILD_EVERY == 0;
 			bench_name(name, sizeof(name), sc, b->s, b->mode);
 			bench_push(l, &(struct ob_gb_bench) {
 				.name = name, .prepare = sample_prepare, .body = sample_body,
