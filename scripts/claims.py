@@ -68,7 +68,7 @@ def _entry(results, strategy, **want):
 def _paired(results, strategy, against, **want):
     """obstats.paired of @strategy against @against in the scenario @want, or None."""
     a, b = _entry(results, against, **want), _entry(results, strategy, **want)
-    return obstats.paired(a, b, obstats.fast_mode(want.get("mode"))) if a and b else None
+    return obstats.paired(a, b) if a and b else None
 
 
 def _diff(p):

@@ -110,7 +110,7 @@ def model(data, baseline_of, scenarios):
             s_sim = cs.get((name, s))
             if s == base or not s_sim:
                 continue
-            meas = obstats.paired(strat[base], e, obstats.fast_mode(mode))
+            meas = obstats.paired(strat[base], e)
             if not meas:
                 continue
             d = {k: _f(s_sim, k) - _f(b_sim, k) for k in (

@@ -237,74 +237,32 @@ def bootstrap(values, stat=statistics.median, n=2000, seed=1):
     return interval(boots)
 
 
-# The machine's fast state (paired(fast=True)): a round is in it when both
-# samples are within FAST_MARGIN of their own FAST_QUANTILE over the rounds;
-# at least FAST_MIN_ROUNDS rounds are kept (the nearest to it).
-FAST_QUANTILE = 0.05
-FAST_MARGIN = 0.10
-FAST_MIN_ROUNDS = 8
-
-
-def fast_rounds(pairs):
-    """The (baseline, other) sample pairs of @pairs (one per round) taken in
-    the machine's fast state: both samples within FAST_MARGIN of their own
-    FAST_QUANTILE; where fewer than FAST_MIN_ROUNDS are, the FAST_MIN_ROUNDS
-    nearest to it (the larger of the two samples' distances)."""
-    qa = percentile(sorted(a for a, _ in pairs), FAST_QUANTILE)
-    qb = percentile(sorted(b for _, b in pairs), FAST_QUANTILE)
-    if qa <= 0 or qb <= 0:
-        return pairs
-    dist = [(max(a / qa, b / qb), (a, b)) for a, b in pairs]
-    kept = [ab for d, ab in dist if d <= 1 + FAST_MARGIN]
-    if len(kept) >= FAST_MIN_ROUNDS:
-        return kept
-    return [ab for _, ab in sorted(dist, key=lambda x: x[0])[:FAST_MIN_ROUNDS]]
-
-
-def paired(base, other, fast=False):
+def paired(base, other):
     """Per-round comparison of @other with @base (load_gb entries with a
     "round" counter): the median over the rounds both have of the per-round
     ratio (and difference) of their two samples, with 95% bootstrap
     intervals (2000 resamples of the rounds, each round's ratio and
     difference kept together), the minimal detectable difference (2.8
-    bootstrap standard errors), n (rounds compared) and rounds (rounds in
-    both).  None when the entries carry no rounds.  The pairing removes what
-    a round's samples share: a round's strategies are measured interleaved,
-    sub-sample by sub-sample (bench/lookup.c), so they see the same states
-    of the machine and, cold, do the same lookups from the same state of the
-    cache.
-    @fast (the warm modes): compare only the rounds of the machine's fast
-    state (fast_rounds()).  A shared host has a fast and a slow state that
-    last minutes, and in the slow one (a busy neighbour on the core) the
-    strategies slow down by different factors (an indirect call through a
-    retpoline more than a direct one), so a median over every round follows
-    the share of slow rounds, which differs from run to run; the fast state
-    is the machine undisturbed, the same in every run that reaches it."""
+    bootstrap standard errors) and n (rounds in both).  None when the
+    entries carry no rounds.  The pairing removes what a round's samples
+    share: a warm round's strategies are measured interleaved, sub-sample by
+    sub-sample (bench/lookup.c), so they see the same states of the machine;
+    a cold round's do the same lookups from the same state of the cache."""
     a, b = _by_round(base), _by_round(other)
     if a is None or b is None:
         return None
     common = sorted(set(a) & set(b))
     if not common or any(a[r] <= 0 for r in common):
         return None
-    pairs = [(a[r], b[r]) for r in common]
-    if fast:
-        pairs = fast_rounds(pairs)
 
     def medians(ps):
         return statistics.median(q for q, _ in ps), statistics.median(d for _, d in ps)
-    per_round = [(y / x, y - x) for x, y in pairs]
+    per_round = [(b[r] / a[r], b[r] - a[r]) for r in common]
     r0, d0 = medians(per_round)
     (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(per_round, medians)
     return {"ratio": r0, "ratio_ci": (rlo, rhi), "diff_ns": d0, "diff_ci": (dlo, dhi),
-            "mde_ns": 2.8 * dse, "n": len(pairs), "rounds": len(common),
+            "mde_ns": 2.8 * dse, "n": len(common),
             "differs": not (rlo <= 1.0 <= rhi)}
-
-
-def fast_mode(mode):
-    """Whether paired() compares the fast-state rounds of timing mode @mode
-    (throughput and latency; cold samples are means over many lookups, each
-    after the pollution, and their median over every round is the steadier)."""
-    return mode in ("throughput", "latency")
 
 
 def chase_table(results):

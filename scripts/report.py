@@ -218,10 +218,8 @@ def read_registry(path):
     return reg
 
 
-def compare_scenario(sc, strat):
-    """Per strategy of scenario @sc: location and the paired comparison with
-    the baseline (warm modes: in the machine's fast state, obstats.paired)."""
-    fast = obstats.fast_mode(obstats.parse_name("x/" + sc)[1].get("mode"))
+def compare_scenario(strat):
+    """Per strategy: location and the paired comparison with the baseline."""
     base_name = baseline_of(strat)
     base = strat.get(base_name)
     rows = {}
@@ -229,7 +227,7 @@ def compare_scenario(sc, strat):
         loc = obstats.location(e["samples"])
         cyc = e["counters"].get("ns_per_cycle")
         loc["cycles_p10"] = loc["p10"] / cyc[0] if cyc and cyc[0] > 0 else None
-        loc["paired"] = obstats.paired(base, e, fast) if base and s != base_name else None
+        loc["paired"] = obstats.paired(base, e) if base and s != base_name else None
         rows[s] = loc
     return base_name, rows
 
@@ -271,7 +269,7 @@ def lookup_section(data):
            "also give the paired difference in ns and the minimal detectable effect (MDE: 2.8 "
            "bootstrap standard errors). Counters per lookup are labelled measured (PMU).\n"]
     for sc, strat in sorted(scen.items()):
-        base_name, rows_by = compare_scenario(sc, strat)
+        base_name, rows_by = compare_scenario(strat)
         cold = "mode:cold" in sc
         counters = sorted({k for e in strat.values() for k in e["counters"] if k.endswith("/lookup")})
         header = ["strategy", "p10 ns", "min ns", "median ns", "p10 cycles", "vs " + base_name + " (paired)"]
@@ -362,7 +360,7 @@ def variants_section(res):
     for sc, strat in scen.items():
         _, args = obstats.parse_name("x/" + sc)
         v = args.get("variant", "plain")
-        by.setdefault(sc.replace(f"/variant:{v}", ""), {})[v] = compare_scenario(sc, strat)
+        by.setdefault(sc.replace(f"/variant:{v}", ""), {})[v] = compare_scenario(strat)
     out = []
     for sc, vs in sorted(by.items()):
         others = sorted(v for v in vs if v != "plain")

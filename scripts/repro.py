@@ -25,7 +25,7 @@ import report  # noqa: E402
 def load(path):
     f = os.path.join(path, "benchmarks.json") if os.path.isdir(path) else path
     res, _ = obstats.load_gb(f)
-    return {sc: report.compare_scenario(sc, strat) for sc, strat in report.lookup_scenarios(res).items()}
+    return {sc: report.compare_scenario(strat) for sc, strat in report.lookup_scenarios(res).items()}
 
 
 def main():

@@ -312,34 +312,6 @@ class TestStatistics(unittest.TestCase):
         self.assertTrue(p["differs"])
         self.assertEqual(p["n"], 30)
 
-    def test_paired_fast_state_does_not_follow_the_share_of_slow_rounds(self):
-        # Fast rounds: 10 ns against 11 (1.1x); slow rounds: 15 against 19.5 (1.3x).
-        # Two runs with 30% and 70% slow rounds: over every round the medians
-        # differ (1.1 and 1.3); over the fast state both are 1.1.
-        def run(slow_share, n=40):
-            slow = [r < slow_share * n for r in range(n)]
-            a = {"samples": [15.0 if s else 10.0 + 0.01 * r for r, s in enumerate(slow)],
-                 "counters": {"round": [float(r) for r in range(n)]}}
-            b = {"samples": [19.5 if s else 11.0 + 0.011 * r for r, s in enumerate(slow)],
-                 "counters": {"round": [float(r) for r in range(n)]}}
-            return a, b
-        for share in (0.3, 0.7):
-            a, b = run(share)
-            p = obstats.paired(a, b, fast=True)
-            self.assertAlmostEqual(p["ratio"], 1.1)
-            self.assertEqual(p["rounds"], 40)
-            self.assertEqual(p["n"], round(40 * (1 - share)))
-        self.assertAlmostEqual(obstats.paired(*run(0.3))["ratio"], 1.1)
-        self.assertAlmostEqual(obstats.paired(*run(0.7))["ratio"], 1.3)
-
-    def test_fast_state_keeps_the_nearest_rounds_when_few_are_in_it(self):
-        # Only the first round is fast: the FAST_MIN_ROUNDS nearest are kept.
-        pairs = [(10.0, 11.0)] + [(10.0 + r, 11.0 + r) for r in range(1, 30)]
-        kept = obstats.fast_rounds(pairs)
-        self.assertEqual(len(kept), obstats.FAST_MIN_ROUNDS)
-        self.assertEqual(kept[0], (10.0, 11.0))
-        self.assertEqual(max(a for a, _ in kept), 10.0 + obstats.FAST_MIN_ROUNDS - 1)
-
     def test_paired_refuses_a_round_seen_twice(self):
         a = {"samples": [1.0, 1.0], "counters": {"round": [0.0, 0.0]}}
         with self.assertRaises(obstats.ResultsError):
