@@ -64,9 +64,7 @@
  * A sample is one Google Benchmark run with a fixed iteration count; its
  * real_time is ns per lookup, and its "round" counter pairs it.  Reports
  * compare each sample with the baseline's of the same round: the median of
- * these per-round ratios over the rounds of the machine's fast state
- * (throughput, latency) or over every round (cold) (scripts/obstats.py,
- * paired()).
+ * these per-round ratios over the rounds (scripts/obstats.py, paired()).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -245,9 +245,9 @@ def paired(base, other):
     difference kept together), the minimal detectable difference (2.8
     bootstrap standard errors) and n (rounds in both).  None when the
     entries carry no rounds.  The pairing removes what a round's samples
-    share: a warm round's strategies are measured interleaved, sub-sample by
-    sub-sample (bench/lookup.c), so they see the same states of the machine;
-    a cold round's do the same lookups from the same state of the cache."""
+    share: a round's strategies are measured interleaved, sub-sample by
+    sub-sample (bench/lookup.c), so they see the same states of the machine,
+    and do the same lookups (cold: from the same state of the cache)."""
     a, b = _by_round(base), _by_round(other)
     if a is None or b is None:
         return None

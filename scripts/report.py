@@ -263,8 +263,8 @@ def lookup_section(data):
            "and median ns per lookup over the rounds, the 10th percentile in core cycles (the "
            "process's own calibration), and the **paired ratio** to the baseline (`direct`, or "
            "`null_tested` where `direct` cannot run): the median over rounds of the strategy's "
-           "sample divided by the baseline's sample of the same round (throughput and latency: "
-           "measured interleaved with it, sub-sample by sub-sample), with its 95% bootstrap "
+           "sample divided by the baseline's sample of the same round (measured interleaved with "
+           "it, sub-sample by sub-sample), with its 95% bootstrap "
            "interval; `~` marks an interval that holds 1 (no measurable difference). Cold scenarios "
            "also give the paired difference in ns and the minimal detectable effect (MDE: 2.8 "
            "bootstrap standard errors). Counters per lookup are labelled measured (PMU).\n"]
