@@ -62,7 +62,8 @@
  * trees of up to twice the L2 are rebuilt: larger ones span enough pages to
  * average the luck by themselves, and take long to build.
  * A sample is one Google Benchmark run with a fixed iteration count; its
- * real_time is ns per lookup, and its "round" counter pairs it.  Reports
+ * real_time is ns per lookup, its "round" counter pairs it, and its "pass"
+ * counter names the process (--pass K/N: K) that took it.  Reports
  * compare each sample with the baseline's of the same round: the median of
  * these per-round ratios over the rounds (scripts/obstats.py, paired()).
  */
@@ -130,6 +131,7 @@ struct lookup_bench {
 struct lookup_sample {
 	struct lookup_bench *b;
 	unsigned int round;
+	unsigned int pass;		/* the process's slice of the rounds (--pass K/N: K) */
 	size_t start;			/* first entry of the lookup list */
 	bool rebuild;			/* build the tree anew before this sample */
 };
@@ -432,6 +434,7 @@ static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 
 	(void)iters;
 	ob_gb_counter(st, "round", smp->round, OB_GB_PLAIN);
+	ob_gb_counter(st, "pass", smp->pass, OB_GB_PLAIN);
 	ob_gb_counter(st, "dentry_bytes", (double)b->mem.object_size, OB_GB_PLAIN);
 	ob_gb_counter(st, "total_bytes", (double)b->mem.total, OB_GB_PLAIN);
 	ob_gb_counter(st, "huge_page_share", b->mem.mapped ?
@@ -580,6 +583,7 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 
 			smp->b = b;
 			smp->round = round;
+			smp->pass = cfg->pass;
 			/* Whole passes start at 0; anything else where the last round left off. */
 			smp->start = (size_t)(((uint64_t)round * b->iters) % len);
 			smp->rebuild = small && round > first && round % REBUILD_EVERY == 0;

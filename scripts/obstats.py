@@ -217,17 +217,32 @@ def _by_round(entry):
     return out
 
 
-def bootstrap(values, stat=statistics.median, n=2000, seed=1):
+def bootstrap(values, stat=statistics.median, n=2000, seed=1, groups=None):
     """(low, high, standard error) of @stat over @values: a 95% percentile
     bootstrap interval from @n resamples, seeded.  @stat may return a tuple
     of statistics: then a list of such triples, one per statistic, all from
-    the same resamples."""
+    the same resamples.  @groups (one key per value, e.g. the process that
+    measured it): a two-stage (cluster) bootstrap, which draws the groups
+    with replacement and then the values within each drawn group, so that
+    the interval also covers how much the groups differ."""
     rng = random.Random(seed)
     k = len(values)
     if k < 2:
         v = stat(values) if values else float("nan")
         return [(x, x, float("inf")) for x in v] if isinstance(v, tuple) else (v, v, float("inf"))
-    boots = [stat(rng.choices(values, k=k)) for _ in range(n)]
+    if groups is None:
+        boots = [stat(rng.choices(values, k=k)) for _ in range(n)]
+    else:
+        clusters = {}
+        for g, v in zip(groups, values):
+            clusters.setdefault(g, []).append(v)
+        clusters = list(clusters.values())
+        boots = []
+        for _ in range(n):
+            pick = []
+            for c in rng.choices(clusters, k=len(clusters)):
+                pick += rng.choices(c, k=len(c))
+            boots.append(stat(pick))
 
     def interval(xs):
         xs = sorted(xs)
@@ -237,14 +252,28 @@ def bootstrap(values, stat=statistics.median, n=2000, seed=1):
     return interval(boots)
 
 
+def _passes(entry):
+    """{round: the process (--pass K) that took it}, or None without a "pass" counter."""
+    passes, rounds = entry["counters"].get("pass"), entry["counters"].get("round")
+    if not passes or not rounds or len(passes) != len(rounds):
+        return None
+    return dict(zip(rounds, passes))
+
+
 def paired(base, other):
     """Per-round comparison of @other with @base (load_gb entries with a
     "round" counter): the median over the rounds both have of the per-round
     ratio (and difference) of their two samples, with 95% bootstrap
-    intervals (2000 resamples of the rounds, each round's ratio and
-    difference kept together), the minimal detectable difference (2.8
-    bootstrap standard errors) and n (rounds in both).  None when the
-    entries carry no rounds.  The pairing removes what a round's samples
+    intervals (2000 resamples, each round's ratio and difference kept
+    together), the minimal detectable difference (2.8 bootstrap standard
+    errors), n (rounds in both) and processes (how many measured them).
+    Where the rounds come from several processes (a "pass" counter: make
+    bench's slices), the resamples draw processes and then rounds within
+    them (bootstrap(groups=)): a ratio moves more from process to process
+    than from round to round on a shared host, and an interval over the
+    rounds alone covered the ratio of a second run only about half the time
+    (155 of 290 in the reference pair; 208 drawing processes too).  None
+    when the entries carry no rounds.  The pairing removes what a round's samples
     share: a round's strategies are measured interleaved, sub-sample by
     sub-sample (bench/lookup.c), so they see the same states of the machine,
     and do the same lookups (cold: from the same state of the cache)."""
@@ -259,9 +288,13 @@ def paired(base, other):
         return statistics.median(q for q, _ in ps), statistics.median(d for _, d in ps)
     per_round = [(b[r] / a[r], b[r] - a[r]) for r in common]
     r0, d0 = medians(per_round)
-    (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(per_round, medians)
+    pa, pb = _passes(base), _passes(other)
+    groups = [pa[r] for r in common] if pa and pb and all(pa[r] == pb[r] for r in common) else None
+    processes = len(set(groups)) if groups else 1
+    (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(per_round, medians,
+                                               groups=groups if processes > 1 else None)
     return {"ratio": r0, "ratio_ci": (rlo, rhi), "diff_ns": d0, "diff_ci": (dlo, dhi),
-            "mde_ns": 2.8 * dse, "n": len(common),
+            "mde_ns": 2.8 * dse, "n": len(common), "processes": processes,
             "differs": not (rlo <= 1.0 <= rhi)}
 
 

@@ -265,7 +265,9 @@ def lookup_section(data):
            "`null_tested` where `direct` cannot run): the median over rounds of the strategy's "
            "sample divided by the baseline's sample of the same round (measured interleaved with "
            "it, sub-sample by sub-sample), with its 95% bootstrap "
-           "interval; `~` marks an interval that holds 1 (no measurable difference). Cold scenarios "
+           "interval (resampling the processes that measured the rounds, then the rounds within "
+           "each: the interval covers how the ratio moves from process to process, not only from "
+           "round to round); `~` marks an interval that holds 1 (no measurable difference). Cold scenarios "
            "also give the paired difference in ns and the minimal detectable effect (MDE: 2.8 "
            "bootstrap standard errors). Counters per lookup are labelled measured (PMU).\n"]
     for sc, strat in sorted(scen.items()):

@@ -312,6 +312,29 @@ class TestStatistics(unittest.TestCase):
         self.assertTrue(p["differs"])
         self.assertEqual(p["n"], 30)
 
+    def test_paired_interval_covers_the_spread_between_processes(self):
+        # Four processes of 10 rounds; within each, the ratio is steady (1.00 + 0.001
+        # noise), but each process sits at its own level: 1.00, 1.04, 1.08, 1.12.
+        # Over the rounds alone the interval is narrow; drawing the processes too,
+        # it spans the levels.
+        rounds = list(range(40))
+        level = [1.00, 1.04, 1.08, 1.12]
+        a = {"samples": [10.0] * 40, "counters": {"round": [float(r) for r in rounds]}}
+        b = {"samples": [10.0 * (level[r // 10] + 0.001 * (r % 3)) for r in rounds],
+             "counters": {"round": [float(r) for r in rounds]}}
+        flat = obstats.paired(a, b)
+        self.assertEqual(flat["processes"], 1)
+        for e in (a, b):
+            e["counters"]["pass"] = [float(1 + r // 10) for r in rounds]
+        by_process = obstats.paired(a, b)
+        self.assertEqual(by_process["processes"], 4)
+        self.assertAlmostEqual(by_process["ratio"], flat["ratio"])
+        width = lambda p: p["ratio_ci"][1] - p["ratio_ci"][0]
+        self.assertLess(width(flat), 0.05)
+        self.assertGreater(width(by_process), 0.07)
+        self.assertLessEqual(by_process["ratio_ci"][0], 1.04)
+        self.assertGreaterEqual(by_process["ratio_ci"][1], 1.08)
+
     def test_paired_refuses_a_round_seen_twice(self):
         a = {"samples": [1.0, 1.0], "counters": {"round": [0.0, 0.0]}}
         with self.assertRaises(obstats.ResultsError):

@@ -71,7 +71,7 @@ PY
 }
 
 # --pass K/N: N processes whose rounds, numbered as in one process, cover
-# every round once; a cold scenario says what share of its lookups it left out.
+# every round once, each sample with the pass that took it; a cold scenario says what share of its lookups it left out.
 slices_cover_the_rounds() {
 	local g
 	g=$("$suite" --profile smoke --list-groups | grep '^lookup/' | head -1)
@@ -92,6 +92,8 @@ def rounds(path):
             name = "/".join(p for p in b["name"].split("/")
                             if not p.startswith(("iterations:", "repeats:", "manual_time")))
             out.setdefault(name, []).append(b["round"])
+            # Each sample names the process (--pass K) that took it.
+            assert b["pass"] == float(path[-6]), (path, b["name"], b["pass"])
     return out
 one, two = rounds(sys.argv[1]), rounds(sys.argv[2])
 assert one and one.keys() == two.keys(), (sorted(one), sorted(two))
@@ -105,7 +107,7 @@ PY
 }
 
 check "suite runs the smoke profile" smoke
-check "suite --pass slices cover the rounds once; cold samples count what they leave out" slices_cover_the_rounds
+check "suite --pass slices cover the rounds once, samples name their pass; cold samples count what they leave out" slices_cover_the_rounds
 check "suite refuses --pass 3/2, 0/1 and more slices than rounds with exit 2" \
 	bash -c "'$suite' --pass 3/2 --list-groups; [[ \$? == 2 ]] && { '$suite' --pass 0/1 --list-groups; [[ \$? == 2 ]]; } &&
 		{ '$suite' --profile smoke --pass 4/4 --list-groups; [[ \$? == 2 ]]; }"
