@@ -16,7 +16,7 @@
 # own processes: strategies are compared only with strategies of the same
 # build.
 #
-# A lookup group's rounds are split into PASSES slices (default 4; smoke: 1),
+# A lookup group's rounds are split into PASSES slices (default 8; smoke: 1),
 # each its own process (opsbench-suite --pass K/N): the run does slice 1 of
 # every lookup group, then slice 2, and so on, so that each scenario's
 # samples come from several processes spread over the whole run, not from
@@ -37,7 +37,7 @@ py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 
 case "$profile" in
-quick | full) passes=${PASSES:-4} ;;
+quick | full) passes=${PASSES:-8} ;;
 smoke) passes=${PASSES:-1} ;;
 *) echo "bench: PROFILE='$profile': expected quick or full (or smoke, for tests)" >&2; exit 2 ;;
 esac
