@@ -487,7 +487,7 @@ rest:
 		return EXIT_USAGE;
 	}
 
-	char why[512];
+	char why[256];
 
 	if (ob_emulated(why, sizeof(why)))
 		fprintf(stderr, "opsbench-suite: %s; its timings mean nothing and are not results\n", why);
@@ -521,9 +521,6 @@ rest:
 	if (ob_gb_init(&gb_argc, gb_argv))
 		return EXIT_USAGE;
 
-	size_t ran, skipped;
-	char skip_why[512];
-
 	for (size_t i = 0; i < n_groups; i++) {
 		struct bench_list l = { 0 };
 
@@ -556,16 +553,13 @@ rest:
 		fprintf(stderr, "opsbench-suite: %s\n", err.msg);
 		return 1;
 	}
-	ran = call.ran;
-	skipped = call.skipped;
-	snprintf(skip_why, sizeof(skip_why), "%s", call.why);
-	if (!ran) {
+	if (!call.ran) {
 		fprintf(stderr, "opsbench-suite: no benchmark of group '%s' matches the filter\n", group);
 		return EXIT_USAGE;
 	}
-	if (skipped == ran) {
+	if (call.skipped == call.ran) {
 		fprintf(stderr, "opsbench-suite: every benchmark of group '%s' was skipped (%zu; the first: %s)\n",
-			group, skipped, skip_why);
+			group, call.skipped, call.why);
 		return 1;
 	}
 	return check_out_file(gb_argc, gb_argv);
