@@ -74,8 +74,21 @@ static void test_forged_signature_does_not_authenticate(void **state)
 
 	if (signed_ret == ret)
 		skip();
-	/* Another modifier (another stack frame) and a flipped PAC bit both fail. */
-	assert_int_not_equal(autia(signed_ret, sp + 16), ret);
+	/*
+	 * Another modifier (another stack frame) fails, but only nearly always:
+	 * the PAC is a few bits (7 with 48-bit addresses and the top byte
+	 * ignored), so a wrong modifier passes by chance once in 2^bits.  Of 64
+	 * wrong modifiers a checked PAC lets a few pass (0 or 2 in each of 12
+	 * runs under qemu -cpu max); an unchecked one lets all 64 pass.  More
+	 * than 16 fails.
+	 */
+	unsigned int passed = 0;
+
+	for (uint64_t k = 1; k <= 64; k++)
+		passed += autia(signed_ret, sp + 16 * k) == ret;
+	print_message("PAC: %u of 64 wrong modifiers authenticated (chance collisions)\n", passed);
+	assert_in_range(passed, 0, 16);
+	/* A flipped PAC bit always fails: the stored PAC is not the computed one. */
 	assert_int_not_equal(autia(signed_ret ^ (UINT64_C(1) << 53), sp), ret);
 #endif
 }
