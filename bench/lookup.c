@@ -37,9 +37,10 @@
  *                        faster than the rest, for any strategy, so the
  *                        fastest of a round was a draw of whether one such
  *                        came up (per-round ratios to the baseline spread
- *                        6-10%; by the 10th percentile, 1-2%).  Where one pass takes
- *                        longer than a sample (DRAM-sized trees), a sample
- *                        is n lookups from list entry (round * n) instead.
+ *                        6-10%; by the 10th percentile, 1-2%).  Where one
+ *                        pass takes longer than a sample (DRAM-sized
+ *                        trees), a sample is n lookups from list entry
+ *                        (round * n) instead.
  *                        The strategies' sub-samples of a round are
  *                        interleaved (run_sweep(): the first sample of the
  *                        mode in the round measures all of them), each after
@@ -380,7 +381,8 @@ static uint64_t untimed_pass(struct lookup_bench *b, size_t n)
  * lookups ran back to back); otherwise the sub-samples continue through the
  * list from the round's start.  A warm benchmark's sample is the
  * SUB_SAMPLE_QUANTILE quantile of its sub-samples' times; a cold one's, the
- * mean over all its lookups of the round (cold_sample_ns()).  The counters are the sum over the timed sub-samples.
+ * mean over all its lookups of the round (cold_sample_ns()).  The counters
+ * are the sum over the timed sub-samples.
  */
 static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 {

@@ -56,8 +56,9 @@ int ob_call_on_fixed_stack(void (*fn)(void *arg), void *arg, struct ob_err *err)
 		munmap(stack, STACK_BYTES);
 		return ob_errorf(err, -errno, "getcontext: %s", strerror(errno));
 	}
+	/* The top page stays mapped but unused: ob_pollute() reads above its caller. */
 	callee.uc_stack.ss_sp = stack;
-	callee.uc_stack.ss_size = STACK_BYTES;
+	callee.uc_stack.ss_size = STACK_BYTES - 4096;
 	callee.uc_link = &caller;
 	pending = (struct call) { .fn = fn, .arg = arg };
 	makecontext(&callee, trampoline, 0);

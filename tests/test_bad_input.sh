@@ -64,6 +64,8 @@ cases=$(cat <<'TABLE'
 2|unexpected argument 'extra'|$run -s direct extra
 2|--mode 'fast': expected throughput, latency or cold|$run -s direct --mode fast
 2|--mode cold: needs --pollute BYTES|$run -s direct --mode cold
+2|--stack-offset '17': expected a multiple of 16|$run -s direct --stack-offset 17
+2|--stack-offset '8192': expected a whole number, 0..4096|$run -s direct --stack-offset 8192
 2|--rounds '1': expected a whole number, 2..100000|$suite --group calib --rounds 1
 2|--rounds '9x': expected a whole number, 2..100000|$suite --group calib --rounds 9x
 2|--sample-ms '0': expected a number in [0.001, 1000]|$suite --group calib --sample-ms 0

@@ -4,7 +4,8 @@
 # differ in length by 200 bytes, run under callgrind's cache simulator with
 # environments that differ by 4 KiB and with argv in another order and
 # length, must give identical totals (instructions, data reads and writes,
-# and misses at every level) for the lookups it measures.
+# and misses at every level) for the lookups it measures; and cold lookups
+# must miss alike wherever their stack frames fall in a cache line.
 #
 #   OPSBENCH_RUN=path/to/opsbench-run tests/test_cachesim_placement.sh
 set -u
@@ -51,5 +52,27 @@ same_counts() {
 }
 for s in flag_gated null_tested default_ops embedded; do
 	check "cachesim: $s counts the same from two paths, environments and argvs" same_counts "$s"
+done
+
+# Nor on where the loop's stack frames fall in their cache lines (which moves
+# with any change to the harness's frames): cold lookups, the loop started 0,
+# 16, 32 and 48 bytes lower, must miss alike, read by read and write by write,
+# to within 0.01 a lookup (a one-off miss at the loop's end may move).  Before
+# ob_pollute() left the stack hot, a 16-byte shift moved a miss per lookup
+# from the writes to the reads.
+same_at_offsets() {
+	local strategy=$1 off line first=
+	for off in 0 16 32 48; do
+		ARGS="--no-pmu --lookups 3000 --dentries 64 --custom 0 --pollute 64K --mode cold --stack-offset $off"
+		line=$(totals "$short" "$strategy" HOME=/root) || return 1
+		# summary: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw -> misses per lookup
+		line=$(awk '{ printf "D1mr %.2f D1mw %.2f DLmr %.2f DLmw %.2f", $6 / 3000, $7 / 3000, $9 / 3000, $10 / 3000 }' <<<"$line")
+		echo "stack offset $off: $line per lookup"
+		[[ -z $first ]] && first=$line
+		[[ $line == "$first" ]] || return 1
+	done
+}
+for s in flag_gated default_ops icall_wrapper; do
+	check "cachesim: cold $s counts the same at four stack offsets" same_at_offsets "$s"
 done
 finish "cachesim placement"

@@ -140,7 +140,11 @@ size_t ob_strategy_count(void);
 /* The strategy called @name, or NULL. */
 const struct strategy *ob_strategy_find(const char *name);
 
-/* Touch the next @r->pollute_bytes of @r's buffer (one byte per cache line). */
+/*
+ * Touch the next @r->pollute_bytes of @r's buffer (one byte per cache line),
+ * then the 1 KiB of stack below the caller's frame, as a kernel path walk
+ * finds its stack hot (src/pollute.c).
+ */
 void ob_pollute(struct ob_run *r);
 
 /*
