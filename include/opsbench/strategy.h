@@ -142,8 +142,8 @@ const struct strategy *ob_strategy_find(const char *name);
 
 /*
  * Touch the next @r->pollute_bytes of @r's buffer (one byte per cache line),
- * then the 1 KiB of stack below the caller's frame, as a kernel path walk
- * finds its stack hot (src/pollute.c).
+ * then the stack around the caller, its frame and the 1 KiB below it, as a
+ * kernel path walk finds its stack hot (src/pollute.c).
  */
 void ob_pollute(struct ob_run *r);
 
