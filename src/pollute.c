@@ -26,20 +26,8 @@
 #define STACK_WARM_BELOW	1024
 #define STACK_WARM_ABOVE	512
 
-/* Reads above its frame (the caller's, in its redzones too): not a bug. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_ASAN __attribute__((no_sanitize("address")))
-#endif
-#endif
-#if !defined(NO_ASAN) && defined(__SANITIZE_ADDRESS__)
-#define NO_ASAN __attribute__((no_sanitize_address))
-#endif
-#ifndef NO_ASAN
-#define NO_ASAN
-#endif
-
-NO_ASAN noinline static void warm_stack(void)
+/* It reads above its frame (the caller's, redzones too): not a bug. */
+__no_sanitize_address noinline static void warm_stack(void)
 {
 	unsigned char below[STACK_WARM_BELOW];
 	unsigned char *p = below;

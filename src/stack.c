@@ -6,17 +6,14 @@
 #include <ucontext.h>
 
 #include "model/tree.h"
+#include "opsbench/compiler.h"
 #include "opsbench/stack.h"
 
 #define STACK_BYTES	(1ul << 20)
 #define STACK_BASE	(OB_TREE_BASE + (uintptr_t)OB_TREE_SLOTS * OB_TREE_SLOT_BYTES)
 
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef OB_ASAN
 #define OB_NO_STACK_SWITCH 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define OB_NO_STACK_SWITCH 1
-#endif
 #endif
 
 #ifndef OB_NO_STACK_SWITCH

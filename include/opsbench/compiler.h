@@ -18,6 +18,21 @@
 #endif
 #define __maybe_unused	__attribute__((unused))
 
+/* OB_ASAN: built with AddressSanitizer (gcc says so one way, clang another). */
+#if defined(__SANITIZE_ADDRESS__)
+#define OB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OB_ASAN 1
+#endif
+#endif
+/* A function whose accesses AddressSanitizer must not check (it reads other frames). */
+#ifdef OB_ASAN
+#define __no_sanitize_address	__attribute__((no_sanitize_address))
+#else
+#define __no_sanitize_address
+#endif
+
 /* Size of a cache line on every machine opsbench targets (x86-64, arm64). */
 #define L1_CACHE_BYTES	64
 #define ____cacheline_aligned __attribute__((aligned(L1_CACHE_BYTES)))
