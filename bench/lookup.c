@@ -49,18 +49,23 @@
  *                        states of the machine microseconds apart, not
  *                        milliseconds
  *   cold                 n single lookups from list entry (round * n), each
- *                        after the pollution and between serialised
- *                        timestamps; the sample is their mean time, minus
- *                        the measured timer overhead, leaving out the
- *                        lookups an interrupt or the host stopped (longer
- *                        than INTERRUPTED_FACTOR times the sample's median
- *                        plus INTERRUPTED_NS: a lookup of any size class
- *                        takes less; their share is the counter
- *                        interrupted_share) (manual time).  The
- *                        strategies' lookups of a round are interleaved
- *                        too, COLD_SUB_SAMPLE at a time, each block after
- *                        an untimed warm pass over the list where the tree
- *                        is up to twice the L2 (run_sweep())
+ *                        after the pollution (one buffer for all the
+ *                        strategies) and between serialised timestamps, in
+ *                        blocks of COLD_SUB_SAMPLE (the sub-samples); the
+ *                        sample is the SUB_SAMPLE_QUANTILE quantile of the
+ *                        blocks' mean times, minus the measured timer
+ *                        overhead (manual time), so that, as in the warm
+ *                        modes, interrupts, the host's stops and a
+ *                        neighbour's bursts stay out of it: by the mean of
+ *                        all the lookups, per-round ratios spread 2-5%; by
+ *                        the block quantile, 1%.  The share of lookups an
+ *                        interrupt or the host stopped (longer than
+ *                        INTERRUPTED_FACTOR times the sample's median plus
+ *                        INTERRUPTED_NS: a lookup of any size class takes
+ *                        less) is the counter interrupted_share.  The
+ *                        strategies' blocks of a round are interleaved
+ *                        too, each after an untimed warm pass over the list
+ *                        where the tree is up to twice the L2 (run_sweep())
  * Every REBUILD_EVERY rounds each strategy's tree is built anew (the new
  * one before the old is freed), so that its memory lands on other physical
  * pages: on a VM, whose "huge" pages need not be contiguous in the host,
@@ -99,7 +104,7 @@
  */
 #define SUB_SAMPLE_QUANTILE	0.10
 
-/* Cold lookups per sub-sample (see run_sweep()). */
+/* Cold lookups per sub-sample, a block (see run_sweep(), cold_sample_ns()). */
 #define COLD_SUB_SAMPLE	64
 
 /* A cold lookup longer than this many times the sample's median, plus INTERRUPTED_NS, was interrupted. */
@@ -129,7 +134,7 @@ struct lookup_bench {
 	enum ob_mode mode;
 	struct ob_tree *tree;
 	struct ob_mem mem;
-	unsigned char *pollute_buf;	/* cold mode: this strategy's own buffer */
+	unsigned char *pollute_buf;	/* cold mode: the scenario's, shared by its strategies */
 	uint32_t *ticks;		/* cold mode: each lookup's ticks in a sample (iters) */
 	double interrupted;		/* cold mode: share of the last sample's lookups left out */
 	uint64_t iters;			/* lookups per sample */
@@ -162,9 +167,8 @@ static int prepare_scenario(struct scenario *sc, struct ob_err *err)
 	if (sc->ready)
 		return 0;
 	/* Every strategy's tree of this scenario lives at once: check for all of them. */
-	if (ob_check_memory(ob_strategy_count() *
-			    (workload_memory_estimate(&sc->params, ob_sizing_bytes()) +
-			     ob_pollute_buffer_size(sc->pollute)), sc->group, err))
+	if (ob_check_memory(ob_strategy_count() * workload_memory_estimate(&sc->params, ob_sizing_bytes()) +
+			    ob_pollute_buffer_size(sc->pollute), sc->group, err))
 		return err->code;
 	if (workload_generate(&sc->params, &sc->wl, err))
 		return err->code;
@@ -179,9 +183,11 @@ static int bench_build(struct lookup_bench *b, struct ob_err *err)
 		return err->code;
 	b->s->memory(b->tree, &b->mem);
 	if (b->mode == OB_COLD) {
-		b->pollute_buf = ob_pollute_alloc(b->sc->pollute);
-		if (!b->pollute_buf)
+		if (!b->sc->pollute_buf)
+			b->sc->pollute_buf = ob_pollute_alloc(b->sc->pollute);
+		if (!b->sc->pollute_buf)
 			return ob_errorf(err, -ENOMEM, "out of memory for the pollution buffer");
+		b->pollute_buf = b->sc->pollute_buf;
 	}
 	return 0;
 }
@@ -328,21 +334,37 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /*
- * The cold sample of @n lookups whose ticks are @ticks (reordered): their
- * mean in ns, minus the timer's overhead, over the lookups that were not
- * interrupted; *@left_out is the share of those that were.
+ * The cold sample of @n lookups whose ticks are @ticks, in COLD_SUB_SAMPLE
+ * blocks (the sub-samples, in the order they ran): the SUB_SAMPLE_QUANTILE
+ * quantile of the blocks' mean times, minus the timer's overhead, in ns.
+ * *@left_out is the share of the lookups an interrupt or the host stopped
+ * (longer than INTERRUPTED_FACTOR times the median plus INTERRUPTED_NS):
+ * a block holding one has a high mean and stays out of the low quantile.
  */
-static double cold_sample_ns(uint32_t *ticks, uint64_t n, double *left_out)
+static double cold_sample_ns(const uint32_t *ticks, uint64_t n, double *left_out)
 {
-	double ns_per_tick = ob_ts_ns_per_tick(), limit, sum = 0;
-	uint64_t kept;
+	double ns_per_tick = ob_ts_ns_per_tick(), limit;
+	uint64_t blocks = n / COLD_SUB_SAMPLE, slow = 0;
+	uint32_t *sorted = xcalloc(n, sizeof(*sorted));
+	double *mean = xcalloc(blocks ? blocks : 1, sizeof(*mean)), q;
 
-	qsort(ticks, n, sizeof(*ticks), cmp_u32);
-	limit = INTERRUPTED_FACTOR * (double)ticks[n / 2] + INTERRUPTED_NS / ns_per_tick;
-	for (kept = 0; kept < n && ticks[kept] <= limit; kept++)
-		sum += ticks[kept];
-	*left_out = (double)(n - kept) / (double)n;
-	return (sum / (double)kept - ob_ts_overhead_ticks()) * ns_per_tick;
+	memcpy(sorted, ticks, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_u32);
+	limit = INTERRUPTED_FACTOR * (double)sorted[n / 2] + INTERRUPTED_NS / ns_per_tick;
+	for (uint64_t i = 0; i < n; i++)
+		slow += ticks[i] > limit;
+	*left_out = (double)slow / (double)n;
+	for (uint64_t k = 0; k < blocks; k++) {
+		uint64_t sum = 0;
+
+		for (uint64_t i = 0; i < COLD_SUB_SAMPLE; i++)
+			sum += ticks[k * COLD_SUB_SAMPLE + i];
+		mean[k] = (double)sum / COLD_SUB_SAMPLE;
+	}
+	q = blocks ? quantile(mean, blocks, SUB_SAMPLE_QUANTILE) : (double)sorted[n / 2];
+	free(mean);
+	free(sorted);
+	return (q - ob_ts_overhead_ticks()) * ns_per_tick;
 }
 
 /* @acc += @r, event by event (an event counts only if it counted every time). */
@@ -380,8 +402,8 @@ static uint64_t untimed_pass(struct lookup_bench *b, size_t n)
  * pollution: a cold lookup then misses in L1 alone, as when a strategy's
  * lookups ran back to back); otherwise the sub-samples continue through the
  * list from the round's start.  A warm benchmark's sample is the
- * SUB_SAMPLE_QUANTILE quantile of its sub-samples' times; a cold one's, the
- * mean over all its lookups of the round (cold_sample_ns()).  The counters
+ * SUB_SAMPLE_QUANTILE quantile of its sub-samples' times; a cold one's, that
+ * quantile of its blocks' mean lookup times (cold_sample_ns()).  The counters
  * are the sum over the timed sub-samples.
  */
 static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
@@ -536,13 +558,14 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 		for (size_t k = 0; k < n; k++) {
 			if (benches[k].tree)
 				benches[k].s->destroy(benches[k].tree);
-			free(benches[k].pollute_buf);
 			bench_name(name, sizeof(name), sc, benches[k].s, benches[k].mode);
 			bench_push(l, &(struct ob_gb_bench) {
 				.name = name, .prepare = refuse_prepare, .iterations = 1,
 				.arg = why ? why : (char *)"cannot set up",
 			});
 		}
+		free(sc->pollute_buf);
+		sc->pollute_buf = NULL;
 		free(benches);
 		return;
 	}

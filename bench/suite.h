@@ -82,6 +82,12 @@ struct scenario {
 	/* Built when the group is run, shared by its strategies. */
 	bool ready;
 	struct workload wl;
+	/*
+	 * Cold mode's pollution buffer, one for all its strategies: the same
+	 * unrelated traffic before every strategy's lookups, and no more of it
+	 * in the L2 than one sweep (ob_pollute_buffer_size()).
+	 */
+	unsigned char *pollute_buf;
 };
 
 /* The lookup scenarios of @cfg's profile, in a malloc'd array. */

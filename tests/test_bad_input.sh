@@ -117,7 +117,7 @@ cases=$(cat <<'TABLE'
 2|--pollute 'K': expected bytes|$run -s direct --pollute K
 2|--seed ' -1': expected a whole number|$run -s direct --seed ' -1'
 2|names must have at least 2 bytes to be distinct|$run -s direct --name-min 1 --name-max 1
-2|with --pollute 1073741824 (a 4096 MiB buffer) needs about|ulimit -v 3000000; $run -s direct --dentries 64 --pollute 1024M
+2|with --pollute 1073741824 (a 1024 MiB buffer) needs about|ulimit -v 500000; $run -s direct --dentries 64 --pollute 1024M
 2|--list: no benchmark matches (group 'all', filter 'zzz')|$suite --list --filter zzz
 2|--group 'nosuch': no such group|$suite --list --group nosuch
 1|every benchmark of group 'lookup/size:L2/|ulimit -v 100000; $suite --rounds 2 --sample-ms 0.01 --group "$($suite --list-groups | grep -m1 'size:L2/.*/custom:0/order:uniform/pollute:0/')"

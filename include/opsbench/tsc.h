@@ -4,9 +4,12 @@
  *
  *   t0 = ob_ts_begin();  ...code...;  t1 = ob_ts_end();
  *
- * x86-64: "lfence; rdtsc; lfence" before (earlier work is done and the code
- * cannot start before the read), "rdtscp; lfence" after (rdtscp waits for
- * the code to finish; nothing later starts before it).  The TSC ticks at a
+ * x86-64: "lfence; rdtsc; lfence" on both sides: the first lfence lets the
+ * read start only when everything before it has finished (the code, after;
+ * earlier work, before), the second lets nothing later start before the
+ * read.  Not rdtscp: a hypervisor may run it without advertising it (a Zen 5
+ * KVM guest here: no rdtscp in /proc/cpuinfo), and valgrind, which goes by
+ * CPUID, then stops the program at it (SIGILL).  The TSC ticks at a
  * constant rate, not the core clock.
  *
  * arm64: "isb; mrs cntvct_el0; isb" on both sides.  The generic timer ticks
@@ -38,10 +41,7 @@ static __always_inline uint64_t ob_ts_begin(void)
 
 static __always_inline uint64_t ob_ts_end(void)
 {
-	uint32_t lo, hi, aux;
-
-	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
-	return (uint64_t)hi << 32 | lo;
+	return ob_ts_begin();
 }
 #elif defined(__aarch64__)
 static __always_inline uint64_t ob_ts_begin(void)
