@@ -252,7 +252,7 @@ repro: deps-bench ## run the L1 and L2 lookup scenarios in two separate runs; pr
 
 # Where cachesim, perf and hyperfine write: RUN=folder, else the newest run.
 RUN		?=
-# Cache geometry of make cachesim: host (sysfs), zen4 or neoverse-n1.
+# Cache geometry of make cachesim: host (sysfs, else CPUID), zen4 or neoverse-n1.
 GEOMETRY	?= host
 
 deps-cachesim:

@@ -306,7 +306,7 @@ static void list(const struct ob_caches *c)
 	}
 	printf("\nScenarios are sized by L1D %zu, L2 %zu, LLC %zu bytes (%s); other knobs: see --help.\n"
 	       "Programs read `opsbench-run --list --json`.\n",
-	       c->l1d, c->l2, c->llc, c->from_sysfs ? "sysfs" : "--caches or fallbacks");
+	       c->l1d, c->l2, c->llc, c->source);
 }
 
 /* @s as a JSON string. */
@@ -348,9 +348,12 @@ static void list_json(const struct ob_caches *c)
 	const struct strategy *s;
 	size_t i;
 
-	printf("{\"commit\":\"%s\",\"variant\":\"%s\",\"caches\":{\"l1d\":%zu,\"l2\":%zu,\"llc\":%zu,\"from_sysfs\":%s},"
-	       "\"sizing_bytes\":%zu,\n\"strategies\":[", ob_build_commit, ob_build_variant, c->l1d, c->l2, c->llc,
-	       c->from_sysfs ? "true" : "false", ob_sizing_bytes());
+	printf("{\"commit\":\"%s\",\"variant\":\"%s\",\"caches\":{\"l1d\":%zu,\"l2\":%zu,\"llc\":%zu,"
+	       "\"l1i\":%zu,\"line\":%zu,\"l1d_ways\":%u,\"l1i_ways\":%u,\"l2_ways\":%u,\"llc_ways\":%u,"
+	       "\"from_sysfs\":%s,\"source\":\"%s\"},\"sizing_bytes\":%zu,\n\"strategies\":[",
+	       ob_build_commit, ob_build_variant, c->l1d, c->l2, c->llc, c->l1i, c->line, c->l1d_ways,
+	       c->l1i_ways, c->l2_ways, c->llc_ways, c->from_sysfs ? "true" : "false", c->source,
+	       ob_sizing_bytes());
 	for_each_strategy(s, i) {
 		json_entry(!i, s->name, s->summary, s->origin);
 		printf(",\"object_bytes\":%zu,\"inline_name_len\":%zu,\"custom_ops\":%s,"

@@ -52,9 +52,14 @@ class CachesimError(Exception):
         self.code = code
 
 
+# The driver whose CPUID reading stands in where sysfs lists no cache (main() sets it).
+DRIVER = None
+
+
 def sysfs_cache(level, kind):
-    """(bytes, ways, line) of the first CPU's level-@level cache of a type in @kind, or None."""
-    for c in obstats.sysfs_caches():
+    """(bytes, ways, line) of the first CPU's level-@level cache of a type in @kind, or None
+    (sysfs; where it lists none, the driver's CPUID reading: obstats.machine_caches())."""
+    for c in obstats.machine_caches(DRIVER):
         if c["level"] == level and c["type"] in kind:
             if not (c["size_bytes"] and c["ways"] and c["line_bytes"]):
                 return None
@@ -79,7 +84,8 @@ def host_geometry():
         if ll:
             break
     if not (d1 and ll):
-        raise CachesimError("sysfs gives no cache geometry here: use --geometry zen4 or neoverse-n1")
+        raise CachesimError("neither sysfs nor CPUID gives the cache geometry here: "
+                            "use --geometry zen4 or neoverse-n1")
     return {"I1": valgrind_shape(*(i1 or d1)), "D1": valgrind_shape(*d1), "LL": valgrind_shape(*ll)}
 
 
@@ -120,7 +126,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--driver", required=True)
     ap.add_argument("--out", help="results folder to write into (required but with --check)")
-    ap.add_argument("--geometry", default="host", help="host (sysfs), " + ", ".join(sorted(GEOMETRIES)))
+    ap.add_argument("--geometry", default="host",
+                    help="host (sysfs, else CPUID through the driver), " + ", ".join(sorted(GEOMETRIES)))
     ap.add_argument("--check", action="store_true",
                     help="check every input (geometry, tools, driver, strategies) and exit: writes nothing")
     ap.add_argument("--lookups", type=int, default=20000, help="lookups per run, at least 1")
@@ -128,6 +135,8 @@ def main():
                     help="all (every named scenario but the tiny one), tiny, or names, comma-separated")
     ap.add_argument("--strategies", default="", help="comma-separated; default: all")
     args = ap.parse_args()
+    global DRIVER
+    DRIVER = args.driver if os.access(args.driver, os.X_OK) else None
 
     try:
         if not args.out and not args.check:

@@ -24,6 +24,7 @@ import sys
 import random
 import re
 import statistics
+import subprocess
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
@@ -68,6 +69,35 @@ def sysfs_caches(root="/sys/devices/system/cpu/cpu0/cache"):
             "line_bytes": int(read_text(f"{d}/coherency_line_size") or 0) or None,
             "shared_cpu_list": read_text(f"{d}/shared_cpu_list"),
         })
+    return out
+
+
+def machine_caches(driver=None):
+    """sysfs_caches(); where sysfs lists none (some VMs), the caches the
+    driver (opsbench-run) found by CPUID, in the same form, with "source":
+    "cpuid".  An L3 that CPUID does not describe is left out.  [] when
+    neither says anything."""
+    found = sysfs_caches()
+    if found or not driver:
+        return found
+    try:
+        res = subprocess.run([driver, "--list", "--json"], capture_output=True, text=True, timeout=60)
+        c = json.loads(res.stdout)["caches"] if res.returncode == 0 else None
+    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired):
+        c = None
+    if not c or not str(c.get("source", "")).startswith("cpuid"):
+        return []
+
+    def entry(level, kind, size, ways):
+        return {"level": level, "type": kind, "size": f"{size >> 10}K", "size_bytes": size,
+                "ways": ways or None, "line_bytes": c.get("line") or None,
+                "shared_cpu_list": None, "source": "cpuid"}
+    out = [entry(1, "Data", c["l1d"], c.get("l1d_ways"))]
+    if c.get("l1i"):
+        out.append(entry(1, "Instruction", c["l1i"], c.get("l1i_ways")))
+    out.append(entry(2, "Unified", c["l2"], c.get("l2_ways")))
+    if c["source"] == "cpuid" and c["llc"] != c["l2"]:
+        out.append(entry(3, "Unified", c["llc"], c.get("llc_ways")))
     return out
 
 

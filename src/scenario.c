@@ -148,6 +148,8 @@ int ob_parse_caches(const char *s, struct ob_caches *c, struct ob_err *err)
 	c->l1d = v[0];
 	c->l2 = v[1];
 	c->llc = v[2];
+	c->l1d_ways = c->l2_ways = c->llc_ways = 0;
 	c->from_sysfs = false;
+	c->source = "--caches";
 	return 0;
 }

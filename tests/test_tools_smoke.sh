@@ -34,6 +34,26 @@ assert d["dentries"] == 300, d
 assert "cycles/lookup" in d, d' "$("$run" --list --json)"
 }
 check "driver: the last line is JSON with the scenario's figures" json_line_parses
+# Scenarios are sized by the machine's caches: sysfs' where it lists them,
+# else (x86-64) CPUID's, and the scripts (meta.json, make cachesim) read the same.
+caches_are_the_machines() {
+	"$run" --list --json | python3 -c '
+import json, os, platform, sys
+sys.path.insert(0, "scripts")
+import obstats
+c = json.load(sys.stdin)["caches"]
+sysfs = [x for x in obstats.sysfs_caches() if x["level"] == 1 and x["type"] in ("Data", "Unified")]
+if sysfs:
+    assert c["source"] == "sysfs" and c["l1d"] == sysfs[0]["size_bytes"], (c, sysfs)
+elif platform.machine() == "x86_64":
+    assert c["source"].startswith("cpuid") and c["l1d"] >= 8192 and c["l1d_ways"] > 0 and c["l2"] > c["l1d"], c
+    got = obstats.machine_caches(os.environ["OPSBENCH_RUN"])
+    assert [x["size_bytes"] for x in got if x["type"] != "Instruction"][:2] == [c["l1d"], c["l2"]], (got, c)
+else:
+    assert c["source"] == "fallbacks", c
+'
+}
+check "driver: the caches it sizes by are sysfs' or else CPUID's, as the scripts read them" caches_are_the_machines
 # The binary names the commit it was built from (rebuilt when the tree moves).
 commit_is_the_trees() {
 	local want got

@@ -14,23 +14,32 @@
 extern "C" {
 #endif
 
-/* Data cache sizes in bytes, from sysfs, or fallbacks when it has none. */
+/*
+ * Cache sizes in bytes, from sysfs; where it has none (some VMs, containers),
+ * from CPUID on x86-64; else fallbacks.  Ways: 0 where not known.
+ */
 struct ob_caches {
 	size_t l1d;		/* level-1 data cache */
 	size_t l2;		/* level-2 (unified) */
 	size_t llc;		/* last level: L3 if there is one, else L2 */
 	size_t line;		/* coherency line size */
-	bool from_sysfs;	/* false: the fallbacks below were used */
+	size_t l1i;		/* level-1 instruction cache (0: not known) */
+	unsigned int l1d_ways, l1i_ways, l2_ways, llc_ways;
+	bool from_sysfs;	/* the sizes are sysfs' */
+	const char *source;	/* "sysfs", "cpuid", "cpuid and fallbacks", "--caches", "fallbacks" */
 };
 
-/* Used when sysfs says nothing (some VMs, emulators, containers). */
+/* Used for what neither sysfs nor CPUID says (emulators, some VMs). */
 #define OB_FALLBACK_L1D		(32u << 10)
 #define OB_FALLBACK_L2		(1u << 20)
 #define OB_FALLBACK_LLC		(8u << 20)
 
 /*
  * ob_read_caches - fill @c from /sys/devices/system/cpu/cpu0/cache under
- * @sysfs_root ("" for the real one; tests point it at a fixture).
+ * @sysfs_root ("" for the real one; tests point it at a fixture).  Where the
+ * real sysfs lists no cache, x86-64 asks CPUID: leaf 4 (Intel) or 0x8000001D
+ * (AMD with topology extensions), else AMD's 0x80000005/0x80000006, whose
+ * L3 a KVM guest may leave to 0x8000001D: the LLC then stays the fallback.
  */
 void ob_read_caches(struct ob_caches *c, const char *sysfs_root);
 
