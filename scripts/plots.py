@@ -59,6 +59,11 @@ def cache_sizes(meta):
     return sorted(sizes, key=lambda x: x[1])
 
 
+def cache_from(meta):
+    """Where cache_sizes() came from: "sysfs", or "CPUID" where sysfs listed none."""
+    return "CPUID" if any(c.get("source") == "cpuid" for c in (meta or {}).get("caches", [])) else "sysfs"
+
+
 class Plotter:
     def __init__(self, run_dir):
         self.dir = os.path.join(run_dir, "plots")
@@ -166,7 +171,7 @@ def plot_working_set(p, scen, meta):
 set logscale x 2
 set format x "%.0b %BB"
 set offsets graph 0.02, graph 0.1, 0, 0
-set xlabel "dentries x (object + 64 bucket) bytes (log scale); dashed lines: cache sizes from sysfs"
+set xlabel "dentries x (object + 64 bucket) bytes (log scale); dashed lines: cache sizes from {cache_from(meta)}"
 set ylabel "ns per lookup (10th percentile)"
 plot {plots}
 """
@@ -267,11 +272,11 @@ def plot_calibration(p, results, meta):
 set logscale xy 2
 set format x "%.0b %BB"
 set offsets graph 0.02, graph 0.1, 0, 0
-set xlabel "working set (log scale); dashed lines: cache sizes from sysfs"
+set xlabel "working set (log scale); dashed lines: cache sizes from CACHE_FROM"
 set ylabel "ns per load (median, 95% CI; log scale)"
 unset key
 plot datafile using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb '#aa3377'
-"""
+""".replace("CACHE_FROM", cache_from(meta))
     return p.draw("calibration", "pointer-chase latency against working set", body, data)
 
 
