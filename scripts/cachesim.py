@@ -52,14 +52,15 @@ class CachesimError(Exception):
         self.code = code
 
 
-# The driver whose CPUID reading stands in where sysfs lists no cache (main() sets it).
-DRIVER = None
+# The machine's caches: sysfs', or where it lists none the driver's CPUID
+# reading (obstats.machine_caches(); main() reads them once).
+CACHES = []
 
 
 def sysfs_cache(level, kind):
     """(bytes, ways, line) of the first CPU's level-@level cache of a type in @kind, or None
     (sysfs; where it lists none, the driver's CPUID reading: obstats.machine_caches())."""
-    for c in obstats.machine_caches(DRIVER):
+    for c in CACHES:
         if c["level"] == level and c["type"] in kind:
             if not (c["size_bytes"] and c["ways"] and c["line_bytes"]):
                 return None
@@ -135,8 +136,8 @@ def main():
                     help="all (every named scenario but the tiny one), tiny, or names, comma-separated")
     ap.add_argument("--strategies", default="", help="comma-separated; default: all")
     args = ap.parse_args()
-    global DRIVER
-    DRIVER = args.driver if os.access(args.driver, os.X_OK) else None
+    global CACHES
+    CACHES = obstats.machine_caches(args.driver if os.access(args.driver, os.X_OK) else None)
 
     try:
         if not args.out and not args.check:

@@ -156,16 +156,11 @@ def fmt(x):
     return f"{x:.3g}" if abs(x) < 10 else f"{x:.1f}"
 
 
-def cache_source(meta):
-    """Where the run's cache sizes came from: "sysfs", or "CPUID" where sysfs listed none."""
-    return "CPUID" if any(c.get("source") == "cpuid" for c in (meta or {}).get("caches", [])) else "sysfs"
-
-
 def machine_section(meta):
     caches = ", ".join(f"L{c['level']} {c['type'].lower()} {c['size']}" for c in meta.get("caches", [])
                        if c.get("type"))
     rows = [("CPU", meta.get("cpu_model")), ("cores online", meta.get("cpus_online")),
-            (f"caches ({cache_source(meta)})", caches or None), ("hypervisor", meta.get("hypervisor")),
+            (f"caches ({plots.cache_from(meta)})", caches or None), ("hypervisor", meta.get("hypervisor")),
             ("kernel", meta.get("kernel")), ("OS", meta.get("os")),
             ("governor / boost", f"{meta.get('governor')} / {meta.get('boost')}"),
             ("transparent huge pages", meta.get("transparent_hugepage")),
@@ -314,7 +309,7 @@ def lookup_section(data):
         if served:
             level = (f" Working set {int(args['dentries']) * 256 >> 10} KiB (dentries x 256 bytes): served "
                      f"from **{served[0]}** by this run's pointer chase ({fmt(served[1])} ns per load at "
-                     f"that size), whatever the size class by the {cache_source(data.get('meta'))} sizes says.")
+                     f"that size), whatever the size class by the {plots.cache_from(data.get('meta'))} sizes says.")
         out.append(f"### {title}\n\nn = {n} rounds.{level}\n\n" + table(header, rows) + "\n")
     if not scen:
         out.append("No lookup benchmarks in this run.\n")
@@ -456,7 +451,7 @@ def calibration_section(res, meta):
         for b, st in sorted(chase):
             lvl = next((name for name, size in levels if b <= size), "beyond")
             rows.append([f"{b >> 10} KiB", lvl, fmt(st["median"]), f"{st['cv'] * 100:.1f}%"])
-        out.append("\n" + table(["working set", f"fits in ({cache_source(meta)})", "ns per load", "CV"], rows))
+        out.append("\n" + table(["working set", f"fits in ({plots.cache_from(meta)})", "ns per load", "CV"], rows))
     return "## Calibration\n\n" + "\n".join(out) + "\n" if out else ""
 
 
