@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """repro.py - do two separate runs agree?  Per lookup scenario and strategy,
 the paired ratio to the baseline (scripts/obstats.py) in run A and in run B,
-and their difference.
+and their difference, with each run's 95% interval of its ratio.
 
     repro.py A B [--match REGEX] [--tolerance PCT] [--out FILE.md]
 
 A and B are results folders (their benchmarks.json) or Google Benchmark JSON
 files.  --match keeps the scenarios whose name (mode and args) matches, by
-default the L1- and L2-sized scenarios.  Prints a Markdown table and, last,
-one line: how many ratios agree within --tolerance percent (default 3).
+default the L1- and L2-sized scenarios.  Prints a Markdown table, then the
+ratios that do not agree within --tolerance percent (default 3) again, and,
+last, how many agree, and how many of those that do not the runs themselves
+could not pin down to the tolerance: a 95% interval (obstats.paired(), which
+resamples the processes too) wider than +-tolerance in either run.  Such a
+ratio moves within one run as much as between two; a disagreement of a ratio
+that both runs pinned down is the one that says the method lost something.
 Exit status 0 whether or not they agree (it reports; it does not judge);
 2 on bad input.
 """
@@ -28,6 +33,16 @@ def load(path):
     return {sc: report.compare_scenario(strat) for sc, strat in report.lookup_scenarios(res).items()}
 
 
+def width(p):
+    """How far the 95% interval of paired ratio @p reaches from the ratio, relatively."""
+    lo, hi = p["ratio_ci"]
+    return max(p["ratio"] - lo, hi - p["ratio"]) / p["ratio"]
+
+
+def cell(p):
+    return f"{p['ratio']:.3f} [{p['ratio_ci'][0]:.3f}, {p['ratio_ci'][1]:.3f}]"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("a")
@@ -45,11 +60,17 @@ def main():
     except obstats.ResultsError as e:
         print(f"repro: {e}", file=sys.stderr)
         sys.exit(2)
+    tol = args.tolerance / 100
     lines = [f"# Reproducibility: {args.a} against {args.b}\n",
-             "Paired ratio to the baseline (median of per-round ratios) in each run, and the "
-             f"difference B/A - 1. Agreement: within {args.tolerance:g}%.\n",
-             "| scenario | strategy | ratio A | ratio B | B/A - 1 |", "|---|---|---|---|---|"]
-    agree = total = 0
+             "Paired ratio to the baseline (median of per-round ratios) in each run, with its 95% "
+             "bootstrap interval (processes, then rounds, resampled), and the difference B/A - 1. "
+             f"Agreement: within {args.tolerance:g}%. A ratio is *wide* where an interval reaches "
+             f"further than {args.tolerance:g}% from it: that run could not pin it down to the "
+             "tolerance by itself.\n",
+             "| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree |",
+             "|---|---|---|---|---|---|"]
+    misses = []
+    total = 0
     worst = 0.0
     for sc in sorted(set(a) & set(b)):
         if not match.search(sc):
@@ -61,15 +82,26 @@ def main():
             if not pa or not pb:
                 continue
             d = pb["ratio"] / pa["ratio"] - 1
+            wide = width(pa) > tol or width(pb) > tol
             total += 1
-            agree += abs(d) * 100 <= args.tolerance
             worst = max(worst, abs(d))
-            lines.append(f"| {sc} | {s} | {pa['ratio']:.3f} | {pb['ratio']:.3f} | {d * 100:+.1f}% |")
+            ok = abs(d) <= tol
+            verdict = "yes" if ok else ("no (wide)" if wide else "no")
+            row = (f"| {sc} | {s} | {cell(pa)} | {cell(pb)} | {d * 100:+.1f}% | {verdict} |")
+            lines.append(row)
+            if not ok:
+                misses.append((wide, row))
     if not total:
         print(f"repro: no scenario matching {args.match!r} with paired rounds in both runs", file=sys.stderr)
         sys.exit(2)
-    lines.append(f"\n{agree} of {total} ratios agree within {args.tolerance:g}%; "
-                 f"the largest difference is {worst * 100:.1f}%.")
+    if misses:
+        lines += [f"\n## Not within {args.tolerance:g}%\n",
+                  "| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree |",
+                  "|---|---|---|---|---|---|"] + [row for _, row in misses]
+    n_wide = sum(wide for wide, _ in misses)
+    lines.append(f"\n{total - len(misses)} of {total} ratios agree within {args.tolerance:g}%; "
+                 f"the largest difference is {worst * 100:.1f}%. Of the {len(misses)} that do not, "
+                 f"{n_wide} are wide in at least one run.")
     text = "\n".join(lines) + "\n"
     if args.out:
         obstats.write_atomic(args.out, text)

@@ -357,6 +357,62 @@ class TestStatistics(unittest.TestCase):
         self.assertTrue(obstats.differs(a, c))
 
 
+REPRO = os.path.join(ROOT, "scripts", "repro.py")
+FLAG_L1 = "lookup/flag_gated/mode:throughput/size:L1/"
+
+
+class TestRepro(Fixture):
+    """scripts/repro.py on the supported fixture against copies of itself."""
+
+    def run_b(self, scale):
+        """A copy of the fixture whose flag_gated L1 samples are scaled by scale(round)."""
+        d = self.copy("supported")
+        path = os.path.join(d, "benchmarks.json")
+        with open(path) as f:
+            gb = json.load(f)
+        for b in gb["benchmarks"]:
+            if b["name"].startswith(FLAG_L1):
+                b["real_time"] *= scale(int(b["round"]))
+        with open(path, "w") as f:
+            json.dump(gb, f)
+        return d
+
+    def repro(self, b):
+        res = subprocess.run([sys.executable, REPRO, os.path.join(FIXTURES, "supported"), b],
+                             capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        return res.stdout
+
+    def test_same_run_agrees_everywhere(self):
+        out = self.repro(os.path.join(FIXTURES, "supported"))
+        self.assertIn("14 of 14 ratios agree within 3%; the largest difference is 0.0%. "
+                      "Of the 0 that do not, 0 are wide in at least one run.", out)
+        self.assertNotIn("## Not within", out)
+        self.assertIn("| flag_gated | 1.042 [1.042, 1.042] | 1.042 [1.042, 1.042] | +0.0% | yes |", out)
+
+    def test_a_shifted_ratio_is_listed_and_not_wide(self):
+        out = self.repro(self.run_b(lambda r: 1.10))
+        self.assertIn("13 of 14 ratios agree within 3%; the largest difference is 10.0%. "
+                      "Of the 1 that do not, 0 are wide in at least one run.", out)
+        misses = out.split("## Not within 3%")[1]
+        self.assertIn("| flag_gated | 1.042 [1.042, 1.042] | 1.146 [1.146, 1.146] | +10.0% | no |", misses)
+
+    def test_a_ratio_with_two_states_is_wide(self):
+        # Every other round 25% slower: the run cannot pin the ratio down.
+        out = self.repro(self.run_b(lambda r: 1.25 if r % 2 else 1.0))
+        misses = out.split("## Not within 3%")[1]
+        row = next(line for line in misses.splitlines() if "| flag_gated |" in line)
+        self.assertTrue(row.endswith("| no (wide) |"), row)
+        self.assertIn("Of the 1 that do not, 1 are wide in at least one run.", out)
+
+    def test_bad_input_is_one_line_and_status_2(self):
+        res = subprocess.run([sys.executable, REPRO, os.path.join(FIXTURES, "supported"),
+                              "/nonexistent/run"], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 2)
+        self.assertEqual(len(res.stderr.strip().splitlines()), 1, res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+
+
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result
     failed = len(result.failures) + len(result.errors)
