@@ -35,6 +35,17 @@ class Fixture(unittest.TestCase):
         shutil.copytree(os.path.join(FIXTURES, name), dst)
         return dst
 
+    def edited_copy(self, edit):
+        """A copy of the supported fixture, edit(benchmarks) applied to its benchmarks.json."""
+        d = self.copy("supported")
+        path = os.path.join(d, "benchmarks.json")
+        with open(path) as f:
+            data = json.load(f)
+        edit(data["benchmarks"])
+        with open(path, "w") as f:
+            json.dump(data, f)
+        return d
+
     def verdicts(self, name):
         d = self.copy(name)
         res = run_report(d)
@@ -156,13 +167,7 @@ class TestBadNumbers(Fixture):
     """Numbers no run can produce are refused, naming the file and the field."""
 
     def edited(self, edit):
-        d = self.copy("supported")
-        path = os.path.join(d, "benchmarks.json")
-        with open(path) as f:
-            data = json.load(f)
-        edit(data["benchmarks"])
-        with open(path, "w") as f:
-            json.dump(data, f)
+        d = self.edited_copy(edit)
         return subprocess.run([sys.executable, REPORT, d, "--no-plots"], capture_output=True, text=True)
 
     def refused(self, res, fragment):
@@ -366,16 +371,11 @@ class TestRepro(Fixture):
 
     def run_b(self, scale):
         """A copy of the fixture whose flag_gated L1 samples are scaled by scale(round)."""
-        d = self.copy("supported")
-        path = os.path.join(d, "benchmarks.json")
-        with open(path) as f:
-            gb = json.load(f)
-        for b in gb["benchmarks"]:
-            if b["name"].startswith(FLAG_L1):
-                b["real_time"] *= scale(int(b["round"]))
-        with open(path, "w") as f:
-            json.dump(gb, f)
-        return d
+        def edit(benchmarks):
+            for b in benchmarks:
+                if b["name"].startswith(FLAG_L1):
+                    b["real_time"] *= scale(int(b["round"]))
+        return self.edited_copy(edit)
 
     def repro(self, b):
         res = subprocess.run([sys.executable, REPRO, os.path.join(FIXTURES, "supported"), b],
