@@ -33,6 +33,10 @@ def load(path):
     return {sc: report.compare_scenario(strat) for sc, strat in report.lookup_scenarios(res).items()}
 
 
+HEADER = ["| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree |",
+          "|---|---|---|---|---|---|"]
+
+
 def width(p):
     """How far the 95% interval of paired ratio @p reaches from the ratio, relatively."""
     lo, hi = p["ratio_ci"]
@@ -51,6 +55,9 @@ def main():
     ap.add_argument("--tolerance", type=float, default=3.0, help="percent (default 3)")
     ap.add_argument("--out", help="also write the table to this Markdown file")
     args = ap.parse_args()
+    if not args.tolerance > 0:
+        print(f"repro: --tolerance {args.tolerance:g}: give a percentage above 0", file=sys.stderr)
+        sys.exit(2)
     try:
         match = re.compile(args.match)
         a, b = load(args.a), load(args.b)
@@ -66,9 +73,7 @@ def main():
              "bootstrap interval (processes, then rounds, resampled), and the difference B/A - 1. "
              f"Agreement: within {args.tolerance:g}%. A ratio is *wide* where an interval reaches "
              f"further than {args.tolerance:g}% from it: that run could not pin it down to the "
-             "tolerance by itself.\n",
-             "| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree |",
-             "|---|---|---|---|---|---|"]
+             "tolerance by itself (marked on the ratios that do not agree).\n"] + HEADER
     misses = []
     total = 0
     worst = 0.0
@@ -95,9 +100,7 @@ def main():
         print(f"repro: no scenario matching {args.match!r} with paired rounds in both runs", file=sys.stderr)
         sys.exit(2)
     if misses:
-        lines += [f"\n## Not within {args.tolerance:g}%\n",
-                  "| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree |",
-                  "|---|---|---|---|---|---|"] + [row for _, row in misses]
+        lines += [f"\n## Not within {args.tolerance:g}%\n"] + HEADER + [row for _, row in misses]
     n_wide = sum(wide for wide, _ in misses)
     lines.append(f"\n{total - len(misses)} of {total} ratios agree within {args.tolerance:g}%; "
                  f"the largest difference is {worst * 100:.1f}%. Of the {len(misses)} that do not, "

@@ -412,6 +412,14 @@ class TestRepro(Fixture):
         self.assertEqual(len(res.stderr.strip().splitlines()), 1, res.stderr)
         self.assertNotIn("Traceback", res.stderr)
 
+    def test_a_tolerance_of_zero_or_less_is_refused(self):
+        for tol in ("0", "-3", "nan"):
+            res = subprocess.run([sys.executable, REPRO, os.path.join(FIXTURES, "supported"),
+                                  os.path.join(FIXTURES, "supported"), "--tolerance", tol],
+                                 capture_output=True, text=True)
+            self.assertEqual(res.returncode, 2, tol)
+            self.assertIn("--tolerance", res.stderr)
+
 
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result
