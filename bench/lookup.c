@@ -50,7 +50,10 @@
  *                        milliseconds
  *   cold                 n single lookups from list entry (round * n), each
  *                        after the pollution (one buffer for all the
- *                        strategies) and between serialised timestamps, in
+ *                        strategies) and the warm-up lookup on copies (which
+ *                        keeps the predictors trained over the pollution's
+ *                        microseconds: src/model/tree.h), and between
+ *                        serialised timestamps, in
  *                        blocks of COLD_SUB_SAMPLE (the sub-samples); the
  *                        sample is the SUB_SAMPLE_QUANTILE quantile of the
  *                        blocks' mean times, minus the measured timer

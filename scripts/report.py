@@ -259,7 +259,7 @@ def lookup_section(data):
     out = ["## Lookups, measured\n",
            "Per scenario and timing mode (throughput: independent lookups, overlapped; latency: each "
            "lookup waits for the last one's result; cold: one lookup at a time between serialised "
-           "timestamps, the pollution before it untimed): each strategy's 10th percentile, minimum "
+           "timestamps, the pollution and a warm-up lookup on copied objects before it untimed): each strategy's 10th percentile, minimum "
            "and median ns per lookup over the rounds, the 10th percentile in core cycles (the "
            "process's own calibration), and the **paired ratio** to the baseline (`direct`, or "
            "`null_tested` where `direct` cannot run): the median over rounds of the strategy's "

@@ -64,6 +64,13 @@ void ob_pollute(struct ob_run *r)
 	warm_stack();
 }
 
+noinline void ob_warm_up(void *(*walk)(void *dir, const char *path), void *dir, const char *path)
+{
+	void *d = walk(dir, path);
+
+	OPTIMIZER_HIDE_VAR(d);
+}
+
 unsigned char *ob_pollute_alloc(size_t bytes)
 {
 	const size_t huge = 2ul << 20;

@@ -90,7 +90,8 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 	       round_up(t->n * sizeof(*t->inodes), L1_CACHE_BYTES) +
 	       round_up(t->ext_names_size + 1, L1_CACHE_BYTES) +
 	       round_up(t->n_prepared * sizeof(*t->prepared) + 1, L1_CACHE_BYTES) +
-	       round_up(wl->paths_len + NAME_PAD, L1_CACHE_BYTES);
+	       round_up(wl->paths_len + NAME_PAD, L1_CACHE_BYTES) +
+	       round_up(tree_warmup_bytes(t->stride), L1_CACHE_BYTES);
 	t->map_bytes = round_up(need, HUGE_PAGE);
 	if (t->map_bytes > OB_TREE_SLOT_BYTES) {
 		free(t);
@@ -150,6 +151,7 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 	t->paths = carve(base, &used, wl->paths_len + NAME_PAD);
 	if (wl->paths_len)
 		memcpy(t->paths, wl->paths, wl->paths_len);
+	t->warmup = carve(base, &used, tree_warmup_bytes(t->stride));
 
 	/* Scatter the dentries over the arena (Fisher-Yates, seeded). */
 	ob_rng_seed(&rng, wl->params.seed ^ 0x5eedd3a7u);

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <cmocka.h>
 
+#include "model/tree.h"
 #include "opsbench/compiler.h"
 #include "opsbench/strategy.h"
 #include "opsbench/workload.h"
@@ -147,6 +148,57 @@ static void test_run_loop_cycles_the_list_and_pollutes_when_asked(void **state)
 	workload_free(&wl);
 }
 
+/*
+ * Cold mode's warm-up lookup (src/model/tree.h): every strategy has one, in
+ * the room the mapping keeps for it, on every kind of workload; and cold
+ * runs, which make it before each timed lookup, find exactly what
+ * throughput runs find.
+ */
+static void test_cold_warm_up_is_a_copy_and_changes_no_result(void **state)
+{
+	static const struct { double custom; unsigned int depth; } kinds[] = {
+		{ 0, 1 }, { 0.5, 1 }, { 0.1, 3 }, { 1, 2 },
+	};
+	unsigned char buf[4096] = { 0 };
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		struct workload_params p;
+		struct workload wl;
+		const struct strategy *s;
+		size_t i;
+
+		workload_params_default(&p);
+		p.dentries = 500;
+		p.lookups = 200;
+		p.custom_share = kinds[k].custom;
+		p.path_depth = kinds[k].depth;
+		assert_int_equal(workload_generate(&p, &wl, NULL), 0);
+		for_each_strategy(s, i) {
+			struct ob_tree *t;
+			struct ob_run warm = { .mode = OB_THROUGHPUT };
+			struct ob_run cold = { .mode = OB_COLD, .pollute_bytes = 256,
+					       .pollute_buf = buf, .pollute_size = sizeof(buf) };
+			const unsigned char *room, *end;
+
+			if (s->build(&wl, &t, NULL))
+				continue;	/* direct, with custom ops */
+			room = (const unsigned char *)t->warmup;
+			end = room + tree_warmup_bytes(t->stride);
+			assert_non_null(t->warmup_dir);
+			assert_true((const unsigned char *)t->warmup_dir >= room &&
+				    (const unsigned char *)t->warmup_dir + t->stride <= end);
+			assert_true((const unsigned char *)t->warmup_path >= room &&
+				    (const unsigned char *)t->warmup_path < end);
+			assert_null(strchr(t->warmup_path, '/'));
+			assert_true(s->run(t, &warm, 200) == s->run(t, &cold, 200));
+			assert_int_equal(cold.cursor, 0);
+			s->destroy(t);
+		}
+		workload_free(&wl);
+	}
+}
+
 /* Bytes per dentry, and memory, as the strategies report them. */
 static void test_object_sizes_are_reported_honestly(void **state)
 {
@@ -195,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_casefold_finds_README_for_readme_and_plain_does_not),
 		cmocka_unit_test(test_direct_refuses_custom_ops_with_a_clear_error),
 		cmocka_unit_test(test_run_loop_cycles_the_list_and_pollutes_when_asked),
+		cmocka_unit_test(test_cold_warm_up_is_a_copy_and_changes_no_result),
 		cmocka_unit_test(test_object_sizes_are_reported_honestly),
 	};
 

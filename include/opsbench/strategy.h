@@ -153,6 +153,16 @@ const struct strategy *ob_strategy_find(const char *name);
 void ob_pollute(struct ob_run *r);
 
 /*
+ * ob_warm_up - cold mode's warm-up lookup, untimed, after the pollution:
+ * @walk(@dir, @path), @walk being the strategy's cold walk, the code the
+ * timed lookup runs next (src/model/tree.h says why).  Out of line and
+ * named, so that make cachesim leaves it out of the counts
+ * (--toggle-collect=ob_warm_up) while its accesses still go through the
+ * simulated caches.
+ */
+void ob_warm_up(void *(*walk)(void *dir, const char *path), void *dir, const char *path);
+
+/*
  * ob_pollute_alloc - a zeroed pollution buffer for @bytes touched per lookup
  * (ob_pollute_buffer_size(@bytes) long), on huge pages where the kernel
  * gives them, so that which cache sets it evicts depends on its size, not on

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "opsbench/dentry.h"
+#include "opsbench/hash.h"
 #include "opsbench/strategy.h"
 #include "opsbench/workload.h"
 
@@ -64,6 +65,39 @@
 #define OB_D_HASH_BUCKETS	(1ul << OB_D_HASH_BITS)
 #define OB_D_HASHTABLE		((struct hlist_bl_head *)OB_TREE_BASE)
 
+/*
+ * THE WARM-UP LOOKUP (cold mode).  A cold lookup follows the pollution, a
+ * few microseconds of other work; on a shared host the branch predictors can
+ * lose the walk's branches in that time, and a dispatch branch that waits on
+ * a cold ops-table load then costs a misprediction or not by the host's
+ * state (cold default_ops at 1.04x or 1.15-1.25x direct, in phases of
+ * seconds to minutes).  So after the pollution and before the timed lookup,
+ * the same walk code (one out-of-line copy, SYM(walk_cold)) looks up one name
+ * in a copy of a directory: its objects are copies of the real ones, with
+ * their own superblocks and ops tables, in this room of the mapping, and
+ * its child sits alone on a line of the hash table no dentry of the tree
+ * uses.  It trains the predictors for the timed lookup a few hundred
+ * nanoseconds later and brings none of the tree's lines, tables or
+ * superblocks into the cache.  Its place in the mapping is fixed like the
+ * rest, so it moves no simulated count with the environment.
+ */
+#define OB_WARMUP_DIRS		8	/* places tried for the copied directory */
+#define OB_WARMUP_NAME		(256 + NAME_PAD)
+
+struct ob_warmup {
+	struct super_block sb[2];	/* copies: the directory's, the child's */
+	struct dentry_ops ops[2];	/* copies of their ops tables */
+	char name[OB_WARMUP_NAME];	/* the child's name, where it is not inline */
+	char path[OB_WARMUP_NAME];	/* what the warm-up looks up: one component */
+	/* then 1 + OB_WARMUP_DIRS objects of the tree's stride: child, directories */
+} ____cacheline_aligned;
+
+/* Bytes of the warm-up's room for objects of @stride bytes. */
+static inline size_t tree_warmup_bytes(size_t stride)
+{
+	return sizeof(struct ob_warmup) + (1 + OB_WARMUP_DIRS) * stride;
+}
+
 /* One entry of the lookup list, ready to walk: start dentry and path. */
 struct ob_prepared {
 	void *start;
@@ -86,6 +120,10 @@ struct ob_tree {
 	struct ob_prepared *prepared;	/* one per workload lookup */
 	size_t n_prepared;
 	char *paths;			/* copy of the workload's paths, NAME_PAD after */
+	/* Cold mode's warm-up lookup (above): its room, start and path; NULL: none. */
+	struct ob_warmup *warmup;
+	void *warmup_dir;
+	const char *warmup_path;
 	/* The mapping: its size, and the slot the tree waits in when not in use. */
 	size_t map_bytes;
 	unsigned int park;
