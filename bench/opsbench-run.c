@@ -83,7 +83,7 @@ static const struct flag {
 	{ { "stale",	     required_argument, NULL, OPT_STALE },    "F",     "share of dentries that fail revalidation (default 0)" },
 	{ { "paths",	     required_argument, NULL, OPT_PATHS },    "N",     "length of the cycled lookup list, 0 = auto (default 0)" },
 	{ { "pollute",	     required_argument, NULL, OPT_POLLUTE },  "BYTES", "memory touched between lookups, K/M suffixes (default 0)" },
-	{ { "mode",	     required_argument, NULL, OPT_MODE },     "MODE",  "throughput (default), latency (each lookup waits for the last) or cold (one lookup at a time, serialised timestamps, pollution untimed)" },
+	{ { "mode",	     required_argument, NULL, OPT_MODE },     "MODE",  "throughput (default), latency (each lookup waits for the last) or cold (one lookup at a time, serialised timestamps; the pollution and a warm-up lookup on copies untimed)" },
 	{ { "no-pmu",	     no_argument,	NULL, OPT_NO_PMU },   NULL,    "do not open hardware counters (time only)" },
 	{ { "stack-offset",  required_argument, NULL, OPT_STACK_OFFSET }, "BYTES", "start the measured loop this much lower on its stack, a multiple of 16 up to 4096 (default 0; tests show the counts do not depend on it)" },
 	{ { "list",	     no_argument,	NULL, OPT_LIST },     NULL,    "list the strategies and the named scenarios, then exit" },
