@@ -152,9 +152,10 @@ static OB_LOOP_FN void *SYM(walk_cold)(void *dir, const char *path)
 }
 
 /*
- * Copy @real (a directory: @dir, else its child) into @copy for the warm-up,
- * with its own superblock and ops table (@w's @k-th); @parent: the copied
- * directory, for the child.
+ * Copy dentry @real into @copy for the warm-up, with a superblock and an ops
+ * table of its own (slot @k of the tree's warm-up room: 0 for the directory,
+ * 1 for the child); @parent: the copied directory when @real is the child,
+ * NULL when it is the directory (which is then its own parent).
  */
 static void SYM(warmup_copy)(struct ob_tree *t, struct dentry *copy, const struct dentry *real,
 			     struct dentry *parent, int k)
@@ -311,8 +312,10 @@ static long SYM(lookup)(const struct ob_tree *t, uint32_t start, const char *pat
  * each variant pays only for what it does: per lookup, two loads from the
  * list, the walk, and a compare to wrap around; in latency mode a shift and
  * two adds on the critical path (the dependency on the last result); in
- * cold mode the pollution and the two serialised timestamps (and, untimed,
- * the store of the lookup's ticks where the caller wants each).
+ * cold mode the pollution, the warm-up lookup and the two serialised
+ * timestamps (and, untimed, the store of the lookup's ticks where the caller
+ * wants each), the timed walk being a call of SYM(walk_cold), the code the
+ * warm-up ran.
  */
 static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, uint64_t n,
 					 enum ob_mode mode, bool pollute)
