@@ -10,7 +10,7 @@ sized by the simulated geometry's caches (--caches), run by name
 per (scenario, strategy) under callgrind with its
 cache simulator and an explicit cache geometry.  Collection is off at start
 and toggled on entering ob_measured_lookups() (the driver's timed loop) and
-off again inside ob_pollute() and ob_warm_up() (cold mode's untimed warm-up
+off again inside ob_pollute() (which also makes cold mode's untimed warm-up
 lookup, src/model/tree.h): only the timed lookups' own instructions and
 misses are counted, while the pollution's and the warm-up's accesses still go
 through the simulated caches, as in the timed runs.  ASLR is switched off
@@ -111,8 +111,7 @@ def run_one(driver, geometry, flags, lookups, workdir):
     cmd = ["env", "-i", shutil.which("setarch"), platform.machine(), "-R",
            shutil.which("valgrind"), "--tool=callgrind", "--cache-sim=yes",
            "--branch-sim=yes", "--collect-atstart=no", "--toggle-collect=ob_measured_lookups",
-           "--toggle-collect=ob_pollute", "--toggle-collect=ob_warm_up",
-           f"--callgrind-out-file={out_file}"]
+           "--toggle-collect=ob_pollute", f"--callgrind-out-file={out_file}"]
     for level in ("I1", "D1", "LL"):
         cmd.append(f"--{level}=" + ",".join(str(x) for x in geometry[level]))
     cmd += [driver, "--no-pmu", "--lookups", str(lookups)] + flags

@@ -61,14 +61,13 @@ void ob_pollute(struct ob_run *r)
 			pos = 0;
 	}
 	r->pollute_pos = pos;
+	if (r->warmup_walk) {
+		/* Before the stack is warmed: whatever lines its frames take, the stack is as always. */
+		void *d = r->warmup_walk(r->warmup_dir, r->warmup_path);
+
+		OPTIMIZER_HIDE_VAR(d);
+	}
 	warm_stack();
-}
-
-noinline void ob_warm_up(void *(*walk)(void *dir, const char *path), void *dir, const char *path)
-{
-	void *d = walk(dir, path);
-
-	OPTIMIZER_HIDE_VAR(d);
 }
 
 unsigned char *ob_pollute_alloc(size_t bytes)

@@ -79,6 +79,11 @@ struct ob_run {
 	uint64_t timed_ticks;		/* OB_COLD: timestamp ticks inside lookups, summed */
 	uint32_t *lookup_ticks;		/* OB_COLD: each lookup's ticks, in order (room for
 					 * every lookup of a call), or NULL: the sum only */
+	/* OB_COLD: the warm-up lookup ob_pollute() makes (src/model/tree.h), set by the
+	 * strategy's loop: walk, or NULL for none, and its start and path. */
+	void *(*warmup_walk)(void *dir, const char *path);
+	void *warmup_dir;
+	const char *warmup_path;
 };
 
 /*
@@ -147,20 +152,12 @@ const struct strategy *ob_strategy_find(const char *name);
 
 /*
  * Touch the next @r->pollute_bytes of @r's buffer (one byte per cache line),
- * then the stack around the caller, its frame and the 1 KiB below it, as a
- * kernel path walk finds its stack hot (src/pollute.c).
+ * make the warm-up lookup where @r->warmup_walk is set (cold mode:
+ * src/model/tree.h), then touch the stack around the caller, its frame and
+ * the 1 KiB below it, as a kernel path walk finds its stack hot
+ * (src/pollute.c).  make cachesim counts nothing of it.
  */
 void ob_pollute(struct ob_run *r);
-
-/*
- * ob_warm_up - cold mode's warm-up lookup, untimed, after the pollution:
- * @walk(@dir, @path), @walk being the strategy's cold walk, the code the
- * timed lookup runs next (src/model/tree.h says why).  Out of line and
- * named, so that make cachesim leaves it out of the counts
- * (--toggle-collect=ob_warm_up) while its accesses still go through the
- * simulated caches.
- */
-void ob_warm_up(void *(*walk)(void *dir, const char *path), void *dir, const char *path);
 
 /*
  * ob_pollute_alloc - a zeroed pollution buffer for @bytes touched per lookup

@@ -326,6 +326,11 @@ static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, ui
 	uint32_t *each = r->lookup_ticks;
 	uintptr_t dep = 0;
 
+	/* Cold mode's warm-up lookup, which ob_pollute() makes (model/tree.h). */
+	r->warmup_walk = mode == OB_COLD && t->warmup_dir ? SYM(walk_cold) : NULL;
+	r->warmup_dir = t->warmup_dir;
+	r->warmup_path = t->warmup_path;
+
 	for (; n; n--) {
 		struct dentry *start = p->start, *d;
 		const char *path = p->path;
@@ -337,9 +342,7 @@ static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, ui
 			path += dep;
 		}
 		if (mode == OB_COLD) {
-			ob_pollute(r);
-			if (t->warmup_dir)
-				ob_warm_up(SYM(walk_cold), t->warmup_dir, t->warmup_path);
+			ob_pollute(r);		/* and the warm-up lookup */
 			t0 = ob_ts_begin();
 			d = SYM(walk_cold)(start, path);
 		} else {
