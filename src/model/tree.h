@@ -71,7 +71,8 @@
  * lose the walk's branches in that time, and a dispatch branch that waits on
  * a cold ops-table load then costs a misprediction or not by the host's
  * state (cold default_ops at 1.04x or 1.15-1.25x direct, in phases of
- * seconds to minutes).  So after the pollution and before the timed lookup,
+ * seconds to minutes).  So after the pollution's sweep, before it warms the
+ * stack (ob_pollute(); so that the stack is as always for the timed lookup),
  * the same walk code (one out-of-line copy, SYM(walk_cold)) looks up one name
  * in a copy of a directory: its objects are copies of the real ones, with
  * their own superblocks and ops tables, in this room of the mapping, and
