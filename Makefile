@@ -412,5 +412,5 @@ help: ## list the targets and the variables they take
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
 	@echo "           VARIANT=plain|kernel|retpoline|rethunk|srso|ibt|kcfi|bti-pac (code generation; each its own build tree)"
-	@echo "           PROFILE=quick|full  FILTER=regex  PASSES=8 (make bench: processes per lookup group)"
+	@echo "           PROFILE=quick|full  FILTER=regex  PASSES=16 (make bench: processes per lookup group)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"

@@ -16,11 +16,15 @@
 # own processes: strategies are compared only with strategies of the same
 # build.
 #
-# A lookup group's rounds are split into PASSES slices (default 8; smoke: 1),
+# A lookup group's rounds are split into PASSES slices (default 16; smoke: 1),
 # each its own process (opsbench-suite --pass K/N): the run does slice 1 of
 # every lookup group, then slice 2, and so on, so that each scenario's
 # samples come from several processes spread over the whole run, not from
-# one process's few seconds (the host's slow phases last seconds).
+# one process's few seconds (the host's slow phases last seconds).  A ratio
+# moves about twice as much from process to process as its rounds within
+# one process explain, so the processes, not the rounds, set its precision:
+# with eight, a cold L2 ratio of two runs came 3.1% apart; sixteen halve
+# the rounds of each and cost about 0.4-0.9 s more per extra process (setup).
 #
 # The folder is built under a hidden temporary name and renamed when the run
 # is complete, so an earlier run is never overwritten and a half-written one
@@ -37,7 +41,7 @@ py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 
 case "$profile" in
-quick | full) passes=${PASSES:-8} ;;
+quick | full) passes=${PASSES:-16} ;;
 smoke) passes=${PASSES:-1} ;;
 *) echo "bench: PROFILE='$profile': expected quick or full (or smoke, for tests)" >&2; exit 2 ;;
 esac

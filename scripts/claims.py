@@ -52,28 +52,44 @@ def _sim(cachesim, scenario, strategy, column):
     return None
 
 
-def _entry(results, strategy, **want):
-    """The lookup entry of @strategy whose args include @want (and of the
-    plain build unless @want names a variant), or None."""
+def _find(results, strategy, **want):
+    """(name, entry) of the lookup entry of @strategy whose args include
+    @want (and of the plain build unless @want names a variant), or
+    (None, None)."""
     want.setdefault("variant", "plain")
     for name, e in results.items():
         words, args = obstats.parse_name(name)
         args.setdefault("variant", "plain")
         if len(words) >= 2 and words[0] == "lookup" and words[1] == strategy and \
                 all(args.get(k) == v for k, v in want.items()):
-            return e
-    return None
+            return name, e
+    return None, None
+
+
+def _entry(results, strategy, **want):
+    """The entry of _find(), or None."""
+    return _find(results, strategy, **want)[1]
 
 
 def _paired(results, strategy, against, **want):
-    """obstats.paired of @strategy against @against in the scenario @want, or None."""
-    a, b = _entry(results, against, **want), _entry(results, strategy, **want)
-    return obstats.paired(a, b) if a and b else None
+    """obstats.paired of @strategy against @against in the scenario @want,
+    with the scenario's processes in the host's slow state set aside as the
+    report's tables set them aside, or None."""
+    name, a = _find(results, against, **want)
+    b = _entry(results, strategy, **want)
+    if not a or not b:
+        return None
+    scenario = name.split("/")[2:]          # lookup/<strategy>/<scenario...>
+    peers = [e for n, e in results.items() if n.startswith("lookup/") and
+             n.split("/")[1] != "pollute_only" and n.split("/")[2:] == scenario]
+    return obstats.paired(a, b, obstats.quiet_processes(peers))
 
 
 def _diff(p):
     return (f"{p['diff_ns']:+.2f} ns [{p['diff_ci'][0]:+.2f}, {p['diff_ci'][1]:+.2f}], "
-            f"MDE {p['mde_ns']:.2f} ns, {p['n']} rounds")
+            f"MDE {p['mde_ns']:.2f} ns, {p['n']} rounds" +
+            (f"; {p['set_aside']} of {p['processes'] + p['set_aside']} processes set aside "
+             "(host's slow state)" if p.get("set_aside") else ""))
 
 
 def _l2_hit_ns(results, meta):

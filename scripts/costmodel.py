@@ -106,11 +106,12 @@ def model(data, baseline_of, scenarios):
             continue
         ipns = _f(w_sim, "instructions_per_lookup") / obstats.location(warm["samples"])["p10"]
         hard = cal["hardening"].get(v)
+        quiet = obstats.quiet_processes(strat.values())
         for s, e in strat.items():
             s_sim = cs.get((name, s))
             if s == base or not s_sim:
                 continue
-            meas = obstats.paired(strat[base], e)
+            meas = obstats.paired(strat[base], e, quiet)
             if not meas:
                 continue
             d = {k: _f(s_sim, k) - _f(b_sim, k) for k in (

@@ -16,6 +16,8 @@ median, with a 95% bootstrap interval (2000 resamples of the rounds, seeded,
 so a report is reproducible), and the minimal detectable effect: 2.8
 bootstrap standard errors of the median difference (80% power at 5%,
 two-sided).  A ratio whose interval holds 1 is "no measurable difference".
+Where several processes measured a scenario, the rounds of those that ran
+in the host's slow state are set aside (quiet_processes()).
 """
 import json
 import math
@@ -290,7 +292,49 @@ def _passes(entry):
     return dict(zip(rounds, passes))
 
 
-def paired(base, other):
+# A process is in the host's slow state when its level is more than this
+# many times the quietest process's (quiet_processes()).  Over 2,000
+# process levels of six make bench runs on the 2-core VM, the quiet ones lay
+# within 1.0-1.3x of the quietest and the slow ones at 1.35-1.8x, the
+# "fast and slow cluster about 1.5x apart" that the host shows.
+QUIET_SLACK = 1.3
+
+
+def quiet_processes(entries, slack=QUIET_SLACK):
+    """Which processes of a scenario measured it with the host in its quiet
+    state.  @entries: every strategy's load_gb entry of one scenario (with
+    "round" and "pass" counters).  A process's level is the geometric mean,
+    over the strategies, of its median sample; a process whose level is more
+    than @slack times the lowest is set aside.  The host's slow phases slow
+    memory-bound work more than a fixed cost such as a retpoline's, so a
+    ratio measured in them is not the quiet machine's ratio: three of eight
+    processes in that state moved a run's ratio by 3.6%.  Like the minimum
+    as a location, the quiet state is the one a second run can find again.
+    Returns {"kept": set of passes, "processes": how many measured}, or None
+    where the samples carry no process (a "pass" counter) or one process
+    measured them all."""
+    logs = {}
+    for e in entries:
+        rounds, passes = e["counters"].get("round"), e["counters"].get("pass")
+        if not rounds or not passes or len(passes) != len(e["samples"]):
+            return None
+        by = {}
+        for p, x in zip(passes, e["samples"]):
+            by.setdefault(p, []).append(x)
+        meds = {p: statistics.median(v) for p, v in by.items()}
+        if min(meds.values()) <= 0:      # a cold difference at the timer's noise: no level
+            continue
+        for p, m in meds.items():
+            logs.setdefault(p, []).append(math.log(m))
+    if len(logs) < 2:
+        return None
+    level = {p: statistics.fmean(v) for p, v in logs.items()}
+    floor = min(level.values())
+    kept = {p for p, v in level.items() if v - floor <= math.log(slack)}
+    return {"kept": kept, "processes": len(level)}
+
+
+def paired(base, other, quiet=None):
     """Per-round comparison of @other with @base (load_gb entries with a
     "round" counter): the median over the rounds both have of the per-round
     ratio (and difference) of their two samples, with 95% bootstrap
@@ -302,7 +346,9 @@ def paired(base, other):
     them (bootstrap(groups=)): a ratio moves more from process to process
     than from round to round on a shared host, and an interval over the
     rounds alone covered the ratio of a second run only about half the time
-    (155 of 290 in the reference pair; 208 drawing processes too).  None
+    (155 of 290 in the reference pair; 208 drawing processes too).  @quiet
+    (quiet_processes() of the scenario): only the rounds of its kept
+    processes count, and "set_aside" says how many processes did not.  None
     when the entries carry no rounds.  The pairing removes what a round's samples
     share: a round's strategies are measured interleaved, sub-sample by
     sub-sample (bench/lookup.c), so they see the same states of the machine,
@@ -311,6 +357,11 @@ def paired(base, other):
     if a is None or b is None:
         return None
     common = sorted(set(a) & set(b))
+    pa, pb = _passes(base), _passes(other)
+    set_aside = 0
+    if quiet and pa and pb:
+        common = [r for r in common if pa[r] in quiet["kept"]]
+        set_aside = quiet["processes"] - len(quiet["kept"])
     if not common or any(a[r] <= 0 for r in common):
         return None
 
@@ -318,14 +369,13 @@ def paired(base, other):
         return statistics.median(q for q, _ in ps), statistics.median(d for _, d in ps)
     per_round = [(b[r] / a[r], b[r] - a[r]) for r in common]
     r0, d0 = medians(per_round)
-    pa, pb = _passes(base), _passes(other)
     groups = [pa[r] for r in common] if pa and pb and all(pa[r] == pb[r] for r in common) else None
     processes = len(set(groups)) if groups else 1
     (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(per_round, medians,
                                                groups=groups if processes > 1 else None)
     return {"ratio": r0, "ratio_ci": (rlo, rhi), "diff_ns": d0, "diff_ci": (dlo, dhi),
             "mde_ns": 2.8 * dse, "n": len(common), "processes": processes,
-            "differs": not (rlo <= 1.0 <= rhi)}
+            "set_aside": set_aside, "differs": not (rlo <= 1.0 <= rhi)}
 
 
 def chase_table(results):

@@ -222,12 +222,13 @@ def compare_scenario(strat):
     """Per strategy: location and the paired comparison with the baseline."""
     base_name = baseline_of(strat)
     base = strat.get(base_name)
+    quiet = obstats.quiet_processes(strat.values())
     rows = {}
     for s, e in strat.items():
         loc = obstats.location(e["samples"])
         cyc = e["counters"].get("ns_per_cycle")
         loc["cycles_p10"] = loc["p10"] / cyc[0] if cyc and cyc[0] > 0 else None
-        loc["paired"] = obstats.paired(base, e) if base and s != base_name else None
+        loc["paired"] = obstats.paired(base, e, quiet) if base and s != base_name else None
         rows[s] = loc
     return base_name, rows
 
@@ -267,7 +268,11 @@ def lookup_section(data):
            "it, sub-sample by sub-sample), with its 95% bootstrap "
            "interval (resampling the processes that measured the rounds, then the rounds within "
            "each: the interval covers how the ratio moves from process to process, not only from "
-           "round to round); `~` marks an interval that holds 1 (no measurable difference). Cold scenarios "
+           "round to round); `~` marks an interval that holds 1 (no measurable difference). A process "
+           f"whose level (the geometric mean of its strategies' median samples) is more than "
+           f"{obstats.QUIET_SLACK:g}x the quietest process's ran in the host's slow state, which slows "
+           "memory-bound work more than fixed costs and so moves the ratios: its rounds are set aside "
+           "from the ratios, and the scenario says how many were. Cold scenarios "
            "also give the paired difference in ns and the minimal detectable effect (MDE: 2.8 "
            "bootstrap standard errors). Counters per lookup are labelled measured (PMU).\n"]
     for sc, strat in sorted(scen.items()):
@@ -300,6 +305,11 @@ def lookup_section(data):
             rows.append(row)
         title = sc.replace("/", ", ").replace(":", " ")
         n = next(iter(rows_by.values()))["n"]
+        pr = next((r["paired"] for r in rows_by.values() if r["paired"]), None)
+        aside = ""
+        if pr and pr["set_aside"]:
+            aside = (f" The ratios come from {pr['processes']} of {pr['processes'] + pr['set_aside']} "
+                     f"processes: {pr['set_aside']} ran in the host's slow state and are set aside.")
         _, args = obstats.parse_name("x/" + sc)
         level = ""
         try:
@@ -310,7 +320,7 @@ def lookup_section(data):
             level = (f" Working set {int(args['dentries']) * 256 >> 10} KiB (dentries x 256 bytes): served "
                      f"from **{served[0]}** by this run's pointer chase ({fmt(served[1])} ns per load at "
                      f"that size), whatever the size class by the {plots.cache_from(data.get('meta'))} sizes says.")
-        out.append(f"### {title}\n\nn = {n} rounds.{level}\n\n" + table(header, rows) + "\n")
+        out.append(f"### {title}\n\nn = {n} rounds.{aside}{level}\n\n" + table(header, rows) + "\n")
     if not scen:
         out.append("No lookup benchmarks in this run.\n")
     if not any(k.endswith("/lookup") for e in res.values() for k in e["counters"]):

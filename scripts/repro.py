@@ -14,6 +14,8 @@ could not pin down to the tolerance: a 95% interval (obstats.paired(), which
 resamples the processes too) wider than +-tolerance in either run.  Such a
 ratio moves within one run as much as between two; a disagreement of a ratio
 that both runs pinned down is the one that says the method lost something.
+Each row also says from how many of its processes each ratio comes (the
+rest ran in the host's slow state: obstats.quiet_processes()).
 Exit status 0 whether or not they agree (it reports; it does not judge);
 2 on bad input.
 """
@@ -33,8 +35,8 @@ def load(path):
     return {sc: report.compare_scenario(strat) for sc, strat in report.lookup_scenarios(res).items()}
 
 
-HEADER = ["| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree |",
-          "|---|---|---|---|---|---|"]
+HEADER = ["| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree | processes A, B |",
+          "|---|---|---|---|---|---|---|"]
 
 
 def width(p):
@@ -45,6 +47,11 @@ def width(p):
 
 def cell(p):
     return f"{p['ratio']:.3f} [{p['ratio_ci'][0]:.3f}, {p['ratio_ci'][1]:.3f}]"
+
+
+def procs(p):
+    """The processes a ratio came from, of those that measured it ("5 of 8")."""
+    return f"{p['processes']} of {p['processes'] + p['set_aside']}"
 
 
 def main():
@@ -73,7 +80,10 @@ def main():
              "bootstrap interval (processes, then rounds, resampled), and the difference B/A - 1. "
              f"Agreement: within {args.tolerance:g}%. A ratio is *wide* where an interval reaches "
              f"further than {args.tolerance:g}% from it: that run could not pin it down to the "
-             "tolerance by itself (marked on the ratios that do not agree).\n"] + HEADER
+             "tolerance by itself (marked on the ratios that do not agree). *Processes*: how many "
+             "of the processes that measured the scenario the ratio comes from; the others ran in "
+             f"the host's slow state (a level more than {obstats.QUIET_SLACK:g}x the quietest "
+             "process's) and are set aside.\n"] + HEADER
     misses = []
     total = 0
     worst = 0.0
@@ -92,7 +102,8 @@ def main():
             worst = max(worst, abs(d))
             ok = abs(d) <= tol
             verdict = "yes" if ok else ("no (wide)" if wide else "no")
-            row = (f"| {sc} | {s} | {cell(pa)} | {cell(pb)} | {d * 100:+.1f}% | {verdict} |")
+            row = (f"| {sc} | {s} | {cell(pa)} | {cell(pb)} | {d * 100:+.1f}% | {verdict} | "
+                   f"{procs(pa)}, {procs(pb)} |")
             lines.append(row)
             if not ok:
                 misses.append((wide, row))

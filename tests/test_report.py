@@ -340,6 +340,54 @@ class TestStatistics(unittest.TestCase):
         self.assertLessEqual(by_process["ratio_ci"][0], 1.04)
         self.assertGreaterEqual(by_process["ratio_ci"][1], 1.08)
 
+    @staticmethod
+    def _procs(per_process):
+        """Entries of two strategies, one process per (base, ratios) item of
+        @per_process, its rounds numbered on from the last process's."""
+        a = {"samples": [], "counters": {"round": [], "pass": []}}
+        b = {"samples": [], "counters": {"round": [], "pass": []}}
+        r = 0
+        for p, (base, ratios) in enumerate(per_process, 1):
+            for q in ratios:
+                for e, x in ((a, base), (b, base * q)):
+                    e["samples"].append(x)
+                    e["counters"]["round"].append(float(r))
+                    e["counters"]["pass"].append(float(p))
+                r += 1
+        return a, b
+
+    def test_quiet_processes_set_the_slow_state_aside(self):
+        # Five processes in the quiet state (baseline 9 ns, ratios 4.02..4.38 around
+        # 4.2) and three in the slow one (baseline 15 ns, 1.67x: ratio 3.2, as a
+        # retpoline's fixed cost weighs less on slowed memory).  Pooled, the slow
+        # rounds pull the median ratio down; set aside, it is the quiet state's.
+        quiet = [4.2 + 0.04 * (k - 4.5) for k in range(10)]
+        a, b = self._procs([(9.0, quiet)] * 5 + [(15.0, [3.2] * 10)] * 3)
+        q = obstats.quiet_processes([a, b])
+        self.assertEqual(q, {"kept": {1.0, 2.0, 3.0, 4.0, 5.0}, "processes": 8})
+        pooled = obstats.paired(a, b)
+        self.assertLess(pooled["ratio"], 4.17)
+        p = obstats.paired(a, b, q)
+        self.assertAlmostEqual(p["ratio"], 4.2)
+        self.assertEqual((p["processes"], p["set_aside"], p["n"]), (5, 3, 50))
+        self.assertEqual(pooled["set_aside"], 0)
+
+    def test_quiet_processes_keep_one_state_whole(self):
+        # Levels within 1.3x of the quietest: nothing is set aside.
+        a, b = self._procs([(9.0, [1.1] * 4), (10.0, [1.1] * 4), (11.5, [1.1] * 4)])
+        self.assertEqual(obstats.quiet_processes([a, b])["kept"], {1.0, 2.0, 3.0})
+        self.assertEqual(obstats.paired(a, b, obstats.quiet_processes([a, b]))["set_aside"], 0)
+        # One process, or no pass counter: nothing to compare a process with.
+        one, _ = self._procs([(9.0, [1.0] * 4)])
+        self.assertIsNone(obstats.quiet_processes([one]))
+        del a["counters"]["pass"]
+        self.assertIsNone(obstats.quiet_processes([a, b]))
+        # A strategy whose median sample is not positive (a cold difference at the
+        # timer's noise) gives no level; the others still do.
+        a, b = self._procs([(9.0, [1.0] * 4), (20.0, [1.0] * 4)])
+        neg = {"samples": [-1.0] * 8, "counters": dict(a["counters"])}
+        self.assertEqual(obstats.quiet_processes([a, b, neg])["kept"], {1.0})
+
     def test_paired_refuses_a_round_seen_twice(self):
         a = {"samples": [1.0, 1.0], "counters": {"round": [0.0, 0.0]}}
         with self.assertRaises(obstats.ResultsError):
@@ -402,7 +450,7 @@ class TestRepro(Fixture):
         out = self.repro(self.run_b(lambda r: 1.25 if r % 2 else 1.0))
         misses = out.split("## Not within 3%")[1]
         row = next(line for line in misses.splitlines() if "| flag_gated |" in line)
-        self.assertTrue(row.endswith("| no (wide) |"), row)
+        self.assertTrue(row.endswith("| no (wide) | 1 of 1, 1 of 1 |"), row)
         self.assertIn("Of the 1 that do not, 1 are wide in at least one run.", out)
 
     def test_bad_input_is_one_line_and_status_2(self):
