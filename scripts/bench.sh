@@ -68,7 +68,10 @@ fail_after() { # what failed: mark the folder, publish it, exit 1
 }
 
 finish_incomplete() {
-	trap - INT TERM HUP QUIT
+	# Ignore further signals until the end: a stopped make sends two (make
+	# forwards one, watch_make sends another), and the default action of
+	# the second killed the script half-way through, its run unpublished.
+	trap '' INT TERM HUP QUIT
 	if [[ -n $child ]]; then # the group's process: stop it and wait until it is gone
 		kill -TERM "$child" 2>/dev/null
 		wait "$child" 2>/dev/null

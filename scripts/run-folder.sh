@@ -127,7 +127,10 @@ stop_on_signals() {
 }
 _stop() {
 	local by=$1
-	trap - INT TERM HUP QUIT
+	# Ignore further signals until the end: a stopped make sends two (make
+	# forwards one, watch_make sends another), and the default action of
+	# the second could kill the script before its child was stopped.
+	trap '' INT TERM HUP QUIT
 	[[ -s $_stop_reason ]] && by=$(<"$_stop_reason")
 	if [[ -n $_child ]]; then
 		kill -TERM "$_child" 2>/dev/null
