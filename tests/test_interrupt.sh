@@ -68,11 +68,11 @@ ignored_here() { # signal name
 	mask=$(awk '/^SigIgn:/ { print $2 }' /proc/self/status) # a child's: what the runs inherit
 	(((16#$mask >> ($(kill -l "$1") - 1)) & 1))
 }
-unless_ignored() { # test-function signal
+unless_ignored() { # test-function signal [more arguments for it]
 	if ignored_here "$2"; then
 		echo "[  SKIPPED ] $1 SIG$2: SIG$2 is ignored by this test's parent (nohup?), so by every process it starts"
 	else
-		"$1" "$2"
+		"$@"
 	fi
 }
 
@@ -98,8 +98,8 @@ fi
 # A signal to the make process alone (not its process group): make forwards
 # SIGTERM only to its own child and waits for its children on SIGQUIT; the
 # run must stop all the same, marked, with nothing left running.
-make_interrupt() { # signal
-	local sig=$1 pid rc partial
+make_interrupt() { # signal [what else: words for the messages]
+	local sig=$1 what="${2:+ ($2)}" pid rc partial
 	rm -rf "$tmp/results"/*-*-2* 2>/dev/null
 	RESULTS=$tmp/results make --no-print-directory bench PROFILE=quick FILTER='calib/chase' \
 		SUITE="$suite" TOOLS= BENCH_VARIANTS= >"$tmp/mlog.$sig" 2>&1 &
@@ -115,23 +115,38 @@ make_interrupt() { # signal
 		sleep 0.1
 	done
 	if pgrep -g "$pid" >/dev/null; then
-		bad "SIG$sig to make: still running 5 s later: $(pgrep -a -g "$pid" | cut -c1-80 | tr '\n' ';')"
+		bad "SIG$sig to make$what: still running 5 s later: $(pgrep -a -g "$pid" | cut -c1-80 | tr '\n' ';')"
 		kill -KILL -- -"$pid" 2>/dev/null
 	else
-		ok "SIG$sig to make: make, bench.sh and the suite are all gone"
+		ok "SIG$sig to make$what: make, bench.sh and the suite are all gone"
 	fi
 	wait "$pid"
 	rc=$?
 	partial=$(ls -d "$tmp/results"/*-*-2* 2>/dev/null | head -n 1)
 	if ((rc != 0)) && [[ -n $partial ]] && grep -q "interrupted by SIG$sig" "$partial/INCOMPLETE" 2>/dev/null; then
-		ok "SIG$sig to make: exit $rc, the folder is marked: $(cat "$partial/INCOMPLETE")"
+		ok "SIG$sig to make$what: exit $rc, the folder is marked: $(cat "$partial/INCOMPLETE")"
 	else
-		bad "SIG$sig to make: exit $rc, folder '${partial:-none}'; log: $(tail -3 "$tmp/mlog.$sig")"
+		bad "SIG$sig to make$what: exit $rc, folder '${partial:-none}'; log: $(tail -3 "$tmp/mlog.$sig")"
 	fi
 }
 unless_ignored make_interrupt TERM
 unless_ignored make_interrupt QUIT
 unless_ignored make_interrupt HUP
+# A group process that takes 1.5 s to stop, longer than watch_make's poll:
+# make's SIGTERM and the watcher's both reach bench.sh while it stops, and
+# the second must not kill it before its folder is marked and renamed.
+cat >"$tmp/slow-suite" <<SLOW
+#!/usr/bin/env bash
+trap 'sleep 1.5; kill \$c 2>/dev/null; exit 143' TERM
+"$(realpath "$suite")" "\$@" &
+c=\$!
+wait \$c
+SLOW
+chmod +x "$tmp/slow-suite"
+real_suite=$suite
+suite=$tmp/slow-suite
+unless_ignored make_interrupt TERM "a process slow to stop"
+suite=$real_suite
 
 after=$(cd "$tmp/results/earlier-run" && sha256sum ./* | sha256sum)
 if [[ $before == "$after" && $(ls "$tmp/results/earlier-run" | wc -l) == 4 ]]; then
