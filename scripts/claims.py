@@ -79,10 +79,8 @@ def _paired(results, strategy, against, **want):
     b = _entry(results, strategy, **want)
     if not a or not b:
         return None
-    scenario = name.split("/")[2:]          # lookup/<strategy>/<scenario...>
-    peers = [e for n, e in results.items() if n.startswith("lookup/") and
-             n.split("/")[1] != "pollute_only" and n.split("/")[2:] == scenario]
-    return obstats.paired(a, b, obstats.quiet_processes(peers))
+    peers = obstats.lookup_scenarios(results)["/".join(name.split("/")[2:])]
+    return obstats.paired(a, b, obstats.quiet_processes(peers.values()))
 
 
 def _diff(p):

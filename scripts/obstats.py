@@ -292,6 +292,18 @@ def _passes(entry):
     return dict(zip(rounds, passes))
 
 
+def lookup_scenarios(res):
+    """{scenario (mode and args, without the strategy): {strategy: entry}}
+    of the lookup entries of load_gb() results."""
+    scen = {}
+    for name, e in res.items():
+        words, _ = parse_name(name)
+        if len(words) < 2 or words[0] != "lookup" or words[1] == "pollute_only":
+            continue
+        scen.setdefault("/".join(name.split("/")[2:]), {})[words[1]] = e
+    return scen
+
+
 # A process is in the host's slow state when its level is more than this
 # many times the quietest process's (quiet_processes()).  Over 2,000
 # process levels of six make bench runs on the 2-core VM, the quiet ones lay

@@ -175,17 +175,6 @@ def machine_section(meta):
     return "## Machine and build\n\n" + table(["", ""], [(k, "unknown" if v is None else v) for k, v in rows])
 
 
-def lookup_scenarios(res):
-    """{scenario (mode and args, without the strategy): {strategy: entry}}."""
-    scen = {}
-    for name, e in res.items():
-        words, _ = obstats.parse_name(name)
-        if len(words) < 2 or words[0] != "lookup" or words[1] == "pollute_only":
-            continue
-        scen.setdefault("/".join(name.split("/")[2:]), {})[words[1]] = e
-    return scen
-
-
 # The baselines (the registry's "baseline" and "custom_baseline" strategies):
 # from the run's registry.json (`opsbench-run --list --json`, saved by make
 # bench) when there is one; these are what older runs used.
@@ -255,7 +244,7 @@ def served_from(working_set, chase, meta):
 
 def lookup_section(data):
     res, cs = data["results"], data["cachesim"]
-    scen = lookup_scenarios(res)
+    scen = obstats.lookup_scenarios(res)
     chase = obstats.chase_table(res)
     out = ["## Lookups, measured\n",
            "Per scenario and timing mode (throughput: independent lookups, overlapped; latency: each "
@@ -367,7 +356,7 @@ def variants_section(res):
     """Strategy x variant, per scenario: the paired ratio to the baseline in
     each build, and the strategy's 10th percentile in the other build over
     its plain one (two processes: indicative only)."""
-    scen = lookup_scenarios(res)
+    scen = obstats.lookup_scenarios(res)
     by = {}
     for sc, strat in scen.items():
         _, args = obstats.parse_name("x/" + sc)
@@ -538,7 +527,7 @@ def main():
             parts.append(f"- plot `{name}` not drawn: {why}\n")
     parts.append(lookups)
     parts.append(variants_section(data["results"]))
-    parts.append(costmodel.section(data, baseline_of, lookup_scenarios(data["results"])))
+    parts.append(costmodel.section(data, baseline_of, obstats.lookup_scenarios(data["results"])))
     parts.append(dispatch_section(data["results"]))
     parts.append(cases.regulator_section(data["results"]))
     parts.append(cases.stop_mattering_section(data["results"]))

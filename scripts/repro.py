@@ -32,7 +32,7 @@ import report  # noqa: E402
 def load(path):
     f = os.path.join(path, "benchmarks.json") if os.path.isdir(path) else path
     res, _ = obstats.load_gb(f)
-    return {sc: report.compare_scenario(strat) for sc, strat in report.lookup_scenarios(res).items()}
+    return {sc: report.compare_scenario(strat) for sc, strat in obstats.lookup_scenarios(res).items()}
 
 
 HEADER = ["| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree | processes A, B |",

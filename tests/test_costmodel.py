@@ -12,6 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 import cases  # noqa: E402
 import costmodel  # noqa: E402
+import obstats  # noqa: E402
 import report  # noqa: E402
 
 SC = "mode:throughput/size:L1/dentries:64/custom:0/order:uniform/pollute:0/depth:1"
@@ -49,7 +50,7 @@ def data(measured_diff):
 class TestCostModel(unittest.TestCase):
     def run_model(self, measured_diff):
         d = data(measured_diff)
-        rows, why = costmodel.model(d, report.baseline_of, report.lookup_scenarios(d["results"]))
+        rows, why = costmodel.model(d, report.baseline_of, obstats.lookup_scenarios(d["results"]))
         self.assertIsNone(why)
         self.assertEqual(len(rows), 1)
         return rows[0]
@@ -79,11 +80,11 @@ class TestCostModel(unittest.TestCase):
     def test_without_counts_it_says_what_it_needs(self):
         d = data(8.0)
         d["cachesim"] = []
-        rows, why = costmodel.model(d, report.baseline_of, report.lookup_scenarios(d["results"]))
+        rows, why = costmodel.model(d, report.baseline_of, obstats.lookup_scenarios(d["results"]))
         self.assertEqual(rows, [])
         self.assertIn("make cachesim", why)
         self.assertIn("Not computed", costmodel.section(d, report.baseline_of,
-                                                        report.lookup_scenarios(d["results"])))
+                                                        obstats.lookup_scenarios(d["results"])))
 
 
 class TestRegulatorTables(unittest.TestCase):
