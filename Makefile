@@ -398,9 +398,10 @@ test-unit: $(TESTS) $(TOOLS) $(SUITE) $(FUZZ_BIN) ## run the unit and script tes
 	 OPSBENCH_BUILD=$(BUILD) OPSBENCH_VARIANT=$(VARIANT) \
 	 OPSBENCH_FUZZ_SECONDS=$(FUZZ_SMOKE) scripts/run-tests.sh tests $(TESTS) $(SCRIPT_TESTS)
 
-test-asan: $(ASAN_TESTS) $(ASAN_TOOLS) ## run the unit tests built with ASan+UBSan
+test-asan: $(ASAN_TESTS) $(ASAN_TOOLS) $(ASAN_BUILD)/bin/opsbench-suite ## run the unit tests and the suite's smoke test built with ASan+UBSan
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	 OPSBENCH_RUN=$(ASAN_BUILD)/bin/opsbench-run scripts/run-tests.sh tests-asan $(ASAN_TESTS)
+	 OPSBENCH_RUN=$(ASAN_BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(ASAN_BUILD)/bin/opsbench-suite \
+	 scripts/run-tests.sh tests-asan $(ASAN_TESTS) tests/test_suite_smoke.sh
 
 clean: ## remove every build tree
 	rm -rf build

@@ -102,9 +102,24 @@ void bench_push(struct bench_list *l, const struct ob_gb_bench *b)
 struct group {
 	const char *name;
 	struct scenario *sc;	/* lookup groups only */
+	struct bench_list list;	/* its benchmarks, once listed (group_list()) */
 };
 
-static size_t all_groups(const struct suite_cfg *cfg, struct group **out)
+/*
+ * Every group of the profile and the benchmarks listed for them: owned here
+ * until the process exits, since Google Benchmark keeps pointers into the
+ * lists it registered, and a benchmark's argument lives as long as its entry.
+ */
+static struct {
+	struct group *v;
+	size_t n;
+} groups;
+
+/* The --filter, and the command line handed to Google Benchmark: until exit too. */
+static struct ob_gb_filter *filter;
+static char **gb_argv, *filter_flag;
+
+static void all_groups(const struct suite_cfg *cfg)
 {
 	struct scenario *sc;
 	size_t n_sc = lookup_scenarios(cfg, &sc);
@@ -117,13 +132,15 @@ static size_t all_groups(const struct suite_cfg *cfg, struct group **out)
 		g[i + 3].name = sc[i].group;
 		g[i + 3].sc = &sc[i];
 	}
-	*out = g;
-	return n_sc + 3;
+	groups.v = g;
+	groups.n = n_sc + 3;
 }
 
-static void group_list(const struct suite_cfg *cfg, const struct group *g, struct bench_list *l,
-		       bool run)
+/* The benchmarks of @g (to run them: @run, their state too); once a group. */
+static const struct bench_list *group_list(const struct suite_cfg *cfg, struct group *g, bool run)
 {
+	struct bench_list *l = &g->list;
+
 	if (g->sc)
 		lookup_list(cfg, g->sc, l, run);
 	else if (!strcmp(g->name, "calib"))
@@ -132,6 +149,7 @@ static void group_list(const struct suite_cfg *cfg, const struct group *g, struc
 		regulator_list(cfg, l);
 	else
 		dispatch_list(cfg, l);
+	return l;
 }
 
 /* ---- the filter: Google Benchmark's own engine (include/opsbench/gbench.h) ---- */
@@ -357,9 +375,7 @@ int main(int argc, char **argv)
 	double num;
 	unsigned int rounds = 0;	/* 0: the profile's */
 	double sample_ms = 0;		/* 0: the profile's */
-	struct ob_gb_filter *filter;
-	struct group *groups;
-	size_t n_groups, matched = 0, expected = 0;
+	size_t matched = 0, expected = 0;
 	int c;
 
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
@@ -439,7 +455,7 @@ rest:
 		return EXIT_USAGE;
 	}
 	filter = filter_init(spec);
-	n_groups = all_groups(&cfg, &groups);
+	all_groups(&cfg);
 
 	if (list_groups || list) {
 		size_t shown = 0;
@@ -447,32 +463,32 @@ rest:
 		if (list && group && strcmp(group, "all")) {
 			size_t i;
 
-			for (i = 0; i < n_groups && strcmp(group, groups[i].name); i++)
+			for (i = 0; i < groups.n && strcmp(group, groups.v[i].name); i++)
 				;
-			if (i == n_groups) {
+			if (i == groups.n) {
 				fprintf(stderr, "opsbench-suite: --group '%s': no such group in profile %s (see --list-groups)\n",
 					group, profiles[cfg.profile].name);
 				return EXIT_USAGE;
 			}
 		}
 
-		for (size_t i = 0; i < n_groups; i++) {
-			struct bench_list l = { 0 };
+		for (size_t i = 0; i < groups.n; i++) {
+			const struct bench_list *l;
 			bool any = false;
 
-			if (list && group && strcmp(group, "all") && strcmp(group, groups[i].name))
+			if (list && group && strcmp(group, "all") && strcmp(group, groups.v[i].name))
 				continue;
-			group_list(&cfg, &groups[i], &l, false);
-			for (size_t k = 0; k < l.n; k++) {
-				if (!filter_match(filter, l.v[k].name))
+			l = group_list(&cfg, &groups.v[i], false);
+			for (size_t k = 0; k < l->n; k++) {
+				if (!filter_match(filter, l->v[k].name))
 					continue;
 				any = true;
 				shown++;
 				if (list)
-					printf("%s\n", l.v[k].name);
+					printf("%s\n", l->v[k].name);
 			}
 			if (list_groups && any)
-				printf("%s\n", groups[i].name);
+				printf("%s\n", groups.v[i].name);
 		}
 		if (list && !shown) {
 			fprintf(stderr, "opsbench-suite: --list: no benchmark matches (group '%s', filter '%s')\n",
@@ -494,8 +510,7 @@ rest:
 	pin_cpu(pin);
 
 	/* Profile defaults first, then whatever is left of the command line. */
-	char *filter_flag = NULL;
-	char **gb_argv = calloc((size_t)(argc - optind) + 8, sizeof(char *));
+	gb_argv = calloc((size_t)(argc - optind) + 8, sizeof(char *));
 	int gb_argc = 0;
 
 	if (!gb_argv) {
@@ -521,17 +536,17 @@ rest:
 	if (ob_gb_init(&gb_argc, gb_argv))
 		return EXIT_USAGE;
 
-	for (size_t i = 0; i < n_groups; i++) {
-		struct bench_list l = { 0 };
+	for (size_t i = 0; i < groups.n; i++) {
+		const struct bench_list *l;
 
-		if (strcmp(group, "all") && strcmp(group, groups[i].name))
+		if (strcmp(group, "all") && strcmp(group, groups.v[i].name))
 			continue;
 		matched++;
-		group_list(&cfg, &groups[i], &l, true);
-		for (size_t k = 0; k < l.n; k++) {
-			if (ob_gb_register(&l.v[k]))
+		l = group_list(&cfg, &groups.v[i], true);
+		for (size_t k = 0; k < l->n; k++) {
+			if (ob_gb_register(&l->v[k]))
 				return 1;
-			expected += filter_match(filter, l.v[k].name);
+			expected += filter_match(filter, l->v[k].name);
 		}
 	}
 	if (!matched) {
