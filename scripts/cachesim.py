@@ -29,10 +29,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import obstats  # noqa: E402
-from obstats import write_atomic, finish_run  # noqa: E402
-import provenance  # noqa: E402
-import registry  # noqa: E402
+from lib import hostcaches, plumbing, provenance, registry  # noqa: E402
+from lib.plumbing import write_atomic, finish_run  # noqa: E402
 import tempfile
 
 # Named geometries: (size, associativity, line) for I1, D1 and LL.  The LL of
@@ -54,13 +52,13 @@ class CachesimError(Exception):
 
 
 # The machine's caches: sysfs', or where it lists none the driver's CPUID
-# reading (obstats.machine_caches(); main() reads them once).
+# reading (hostcaches.machine_caches(); main() reads them once).
 CACHES = []
 
 
 def sysfs_cache(level, kind):
     """(bytes, ways, line) of the first CPU's level-@level cache of a type in @kind, or None
-    (sysfs; where it lists none, the driver's CPUID reading: obstats.machine_caches())."""
+    (sysfs; where it lists none, the driver's CPUID reading: hostcaches.machine_caches())."""
     for c in CACHES:
         if c["level"] == level and c["type"] in kind:
             if not (c["size_bytes"] and c["ways"] and c["line_bytes"]):
@@ -138,7 +136,7 @@ def main():
     ap.add_argument("--strategies", default="", help="comma-separated; default: all")
     args = ap.parse_args()
     global CACHES
-    CACHES = obstats.machine_caches(args.driver if os.access(args.driver, os.X_OK) else None)
+    CACHES = hostcaches.machine_caches(args.driver if os.access(args.driver, os.X_OK) else None)
 
     try:
         if not args.out and not args.check:
@@ -179,7 +177,7 @@ def main():
                 raise CachesimError(f"--scenarios: {e}") from None
         if args.check:
             return
-        obstats.watch_make()
+        plumbing.watch_make()
 
         runs = [(sc, s["name"]) for sc in scenarios for s in registry.runnable(reg, sc)
                 if not wanted or s["name"] in wanted]
@@ -257,4 +255,4 @@ def main():
 
 
 if __name__ == "__main__":
-    obstats.run_main(main)
+    plumbing.run_main(main)

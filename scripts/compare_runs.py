@@ -18,8 +18,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import obstats  # noqa: E402
-import report  # noqa: E402
+from lib import benchmarks, plumbing, stats  # noqa: E402
+from lib.markdown import fmt, table  # noqa: E402
+from lib.runfolder import InputError, load_run  # noqa: E402
 
 COMPARE_PY = "/usr/share/benchmark/compare.py"
 
@@ -65,15 +66,15 @@ def main():
         sys.exit(2)
     try:
         # A is only read; B receives the comparison unless --out names a file.
-        A, B = report.load_run(args.a, writes=False), report.load_run(args.b, writes=not args.out)
-    except report.InputError as e:
+        A, B = load_run(args.a, writes=False), load_run(args.b, writes=not args.out)
+    except InputError as e:
         print(f"compare: {e}", file=sys.stderr)
         sys.exit(2)
     p, how = utest(args.a, args.b)
     out_path = args.out or os.path.join(args.b, f"compare-vs-{os.path.basename(os.path.normpath(args.a))}.md")
 
     lines = [f"# opsbench comparison: B = `{args.b}` against A = `{args.a}`\n",
-             report.table(["", "A", "B"], [[k, *v] for k, v in zip(
+             table(["", "A", "B"], [[k, *v] for k, v in zip(
                  ["host", "arch", "CPU", "kernel", "C compiler", "commit", "profile", "date"],
                  zip(describe(A["meta"]), describe(B["meta"])))]) + "\n",
              "Ratio B/A of the medians; `~` marks overlapping 95% CIs (no measurable difference). "
@@ -81,30 +82,30 @@ def main():
     common = [n for n in A["results"] if n in B["results"]]
     groups = {}
     for n in common:
-        words, _ = obstats.parse_name(n)
+        words, _ = benchmarks.parse_name(n)
         key = "/".join(n.split("/")[2:]) if words[0] == "lookup" else words[0]
         groups.setdefault(key, []).append(n)
     for key in sorted(groups):
         rows = []
         for n in sorted(groups[key]):
-            sa, sb = obstats.summarize(A["results"][n]["samples"]), obstats.summarize(B["results"][n]["samples"])
+            sa, sb = stats.summarize(A["results"][n]["samples"]), stats.summarize(B["results"][n]["samples"])
             ratio = sb["median"] / sa["median"] if sa["median"] else float("nan")
-            row = [n.split("/")[1] if n.startswith("lookup/") else n, report.fmt(sa["median"]),
-                   report.fmt(sb["median"]), f"{ratio:.3f}{'' if obstats.differs(sa, sb) else ' ~'}"]
+            row = [n.split("/")[1] if n.startswith("lookup/") else n, fmt(sa["median"]),
+                   fmt(sb["median"]), f"{ratio:.3f}{'' if stats.differs(sa, sb) else ' ~'}"]
             if p is not None:
                 pv = p.get(n)
                 row.append(f"{pv[0]:.4f}{'' if pv[1] else ' (few repetitions)'}" if pv else "n/a")
             rows.append(row)
         header = ["benchmark", "A median ns", "B median ns", "B/A"] + (["p"] if p is not None else [])
         title = f"lookup {key.replace('/', ', ').replace(':', ' ')}" if "/" in key or key.startswith("size") else key
-        lines.append(f"## {title}\n\n" + report.table(header, rows) + "\n")
+        lines.append(f"## {title}\n\n" + table(header, rows) + "\n")
     only_a = sorted(set(A["results"]) - set(B["results"]))
     only_b = sorted(set(B["results"]) - set(A["results"]))
     if only_a or only_b:
         lines.append(f"Benchmarks in only one run: {len(only_a)} in A, {len(only_b)} in B (not compared).\n")
-    obstats.write_atomic(out_path, "\n".join(lines))
+    plumbing.write_atomic(out_path, "\n".join(lines))
     print(f"compare: wrote {out_path} ({len(common)} benchmarks in both; {how})")
 
 
 if __name__ == "__main__":
-    obstats.run_main(main)
+    plumbing.run_main(main)

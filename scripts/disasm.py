@@ -21,8 +21,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import obstats  # noqa: E402
-import registry  # noqa: E402
+from lib import plumbing, registry  # noqa: E402
 
 ARCHES = {"x86_64": ("objdump", "x86-64"), "arm64": ("aarch64-linux-gnu-objdump", "arm64")}
 SITES = [("site_d_hash", "hash-op call site (per component)"),
@@ -152,14 +151,14 @@ def main():
                         row += f"{cell[:WIDTH - 2]:<{WIDTH}}"
                     out.append(row.rstrip())
                 out.append("```\n")
-    obstats.write_atomic(args.out, "\n".join(out) + "\n")
+    plumbing.write_atomic(args.out, "\n".join(out) + "\n")
     counts = {s: {site: {v: len(code[(v, s, site)]) for v, _, _, _ in variants} for site, _ in SITES}
               for s in strategies}
     json_out = os.path.splitext(args.out)[0] + ".json"
-    obstats.write_json(json_out, {"instructions_per_site": counts})
+    plumbing.write_json(json_out, {"instructions_per_site": counts})
     print(f"disasm: wrote {args.out}", file=sys.stderr)
     print("\n".join(out[3:summary_end]))
 
 
 if __name__ == "__main__":
-    obstats.run_main(main)
+    plumbing.run_main(main)

@@ -11,6 +11,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lib import plumbing  # noqa: E402
+
 
 def fail(msg):
     print(f"merge.py: {msg}", file=sys.stderr)
@@ -40,9 +43,8 @@ def main(argv):
         if merged is None:
             merged = {"context": part.get("context", {}), "benchmarks": []}
         merged["benchmarks"].extend(part["benchmarks"])
-    obstats.write_json(out, merged)
+    plumbing.write_json(out, merged)
 
 
 if __name__ == "__main__":
-    import obstats  # noqa: E402 (scripts/ is on sys.path)
-    obstats.run_main(main, sys.argv)
+    plumbing.run_main(main, sys.argv)

@@ -18,8 +18,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import obstats  # noqa: E402
-from obstats import read_text  # noqa: E402
+from lib import benchmarks, hostcaches, plumbing, stats  # noqa: E402
+from lib.hostcaches import read_text  # noqa: E402
 
 META_VERSION = 1
 
@@ -44,7 +44,7 @@ def cpu_model():
 def caches():
     # sysfs, else what the driver found by CPUID (DRIVER: make bench's opsbench-run).
     return [{k: v for k, v in c.items() if k != "ways"}
-            for c in obstats.machine_caches(os.environ.get("DRIVER"))]
+            for c in hostcaches.machine_caches(os.environ.get("DRIVER"))]
 
 
 def hypervisor():
@@ -121,13 +121,13 @@ def measured_mhz(benchmarks_json):
     """The core clock the run measured: calib/cycle is eight dependent adds,
     eight cycles, per iteration (its median); None without it."""
     try:
-        results, _ = obstats.load_gb(benchmarks_json)
-    except obstats.ResultsError:
+        results, _ = benchmarks.load_gb(benchmarks_json)
+    except benchmarks.ResultsError:
         return None
     e = results.get("calib/cycle")
     if not e:
         return None
-    ns = obstats.summarize(e["samples"])["median"]
+    ns = stats.summarize(e["samples"])["median"]
     return round(8 / ns * 1000, 1) if ns > 0 else None
 
 
@@ -189,11 +189,11 @@ def main():
         bj = os.path.join(os.path.dirname(args.update) or ".", "benchmarks.json")
         if isinstance(meta.get("cpu"), dict) and os.path.exists(bj):
             meta["cpu"]["mhz_measured"] = measured_mhz(bj)
-        obstats.write_json(args.update, meta)
+        plumbing.write_json(args.update, meta)
         return
     json.dump(describe(args), sys.stdout, indent=1)
     sys.stdout.write("\n")
 
 
 if __name__ == "__main__":
-    obstats.run_main(main)
+    plumbing.run_main(main)

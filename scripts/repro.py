@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """repro.py - do two separate runs agree?  Per lookup scenario and strategy,
-the paired ratio to the baseline (scripts/obstats.py) in run A and in run B,
+the paired ratio to the baseline (scripts/lib/stats.py) in run A and in run B,
 and their difference, with each run's 95% interval of its ratio.
 
     repro.py A B [--match REGEX] [--tolerance PCT] [--out FILE.md]
@@ -10,12 +10,12 @@ files.  --match keeps the scenarios whose name (mode and args) matches, by
 default the L1- and L2-sized scenarios.  Prints a Markdown table, then the
 ratios that do not agree within --tolerance percent (default 3) again, and,
 last, how many agree, and how many of those that do not the runs themselves
-could not pin down to the tolerance: a 95% interval (obstats.paired(), which
+could not pin down to the tolerance: a 95% interval (stats.paired(), which
 resamples the processes too) wider than +-tolerance in either run.  Such a
 ratio moves within one run as much as between two; a disagreement of a ratio
 that both runs pinned down is the one that says the method lost something.
 Each row also says from how many of its processes each ratio comes (the
-rest ran in the host's slow state: obstats.quiet_processes()).
+rest ran in the host's slow state: stats.quiet_processes()).
 Exit status 0 whether or not they agree (it reports; it does not judge);
 2 on bad input.
 """
@@ -25,14 +25,14 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import obstats  # noqa: E402
-import report  # noqa: E402
+from lib import benchmarks, plumbing, stats  # noqa: E402
+from lib.sections import compare_scenario  # noqa: E402
 
 
 def load(path):
     f = os.path.join(path, "benchmarks.json") if os.path.isdir(path) else path
-    res, _ = obstats.load_gb(f)
-    return {sc: report.compare_scenario(strat) for sc, strat in obstats.lookup_scenarios(res).items()}
+    res, _ = benchmarks.load_gb(f)
+    return {sc: compare_scenario(strat) for sc, strat in benchmarks.lookup_scenarios(res).items()}
 
 
 HEADER = ["| scenario | strategy | ratio A [95% CI] | ratio B [95% CI] | B/A - 1 | agree | processes A, B |",
@@ -71,7 +71,7 @@ def main():
     except re.error as e:
         print(f"repro: --match {args.match!r}: {e}", file=sys.stderr)
         sys.exit(2)
-    except obstats.ResultsError as e:
+    except benchmarks.ResultsError as e:
         print(f"repro: {e}", file=sys.stderr)
         sys.exit(2)
     tol = args.tolerance / 100
@@ -82,7 +82,7 @@ def main():
              f"further than {args.tolerance:g}% from it: that run could not pin it down to the "
              "tolerance by itself (marked on the ratios that do not agree). *Processes*: how many "
              "of the processes that measured the scenario the ratio comes from; the others ran in "
-             f"the host's slow state (a level more than {obstats.QUIET_SLACK:g}x the quietest "
+             f"the host's slow state (a level more than {stats.QUIET_SLACK:g}x the quietest "
              "process's) and are set aside.\n"] + HEADER
     misses = []
     total = 0
@@ -118,9 +118,9 @@ def main():
                  f"{n_wide} are wide in at least one run.")
     text = "\n".join(lines) + "\n"
     if args.out:
-        obstats.write_atomic(args.out, text)
+        plumbing.write_atomic(args.out, text)
     print(text, end="")
 
 
 if __name__ == "__main__":
-    obstats.run_main(main)
+    plumbing.run_main(main)

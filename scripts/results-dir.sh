@@ -10,7 +10,7 @@
 # the one way every run folder is (scripts/run-folder.sh: an atomic claim,
 # then a rename) and holds an INCOMPLETE file whose first line starts with
 # "unfinished:" until the tool that asked for it succeeds and removes it
-# (obstats.finish_run(), or finish_run_folder): a tool that fails or is
+# (lib/plumbing.py finish_run(), or finish_run_folder): a tool that fails or is
 # stopped leaves a folder that no later command takes for a complete run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

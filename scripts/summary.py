@@ -15,16 +15,18 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402
+from lib import benchmarks, plumbing, regulator_report  # noqa: E402
+from lib.runfolder import InputError, load_run  # noqa: E402
+from lib.sections import calibration_section, dispatch_section, lookup_section  # noqa: E402
 
 
 def main(argv):
     if len(argv) != 2:
         sys.exit("usage: summary.py RESULTS_DIR")
     try:
-        data = report.load_run(argv[1])
-        lookups = report.lookup_section(data)
-    except (report.InputError, report.obstats.ResultsError) as e:
+        data = load_run(argv[1])
+        lookups = lookup_section(data)
+    except (InputError, benchmarks.ResultsError) as e:
         print(f"summary: {e}", file=sys.stderr)
         sys.exit(2)
     text = "\n".join(s for s in (
@@ -33,14 +35,13 @@ def main(argv):
         "repetitions of Google Benchmark real time. `make report` adds plots and the article's "
         "claims.\n",
         lookups,
-        report.dispatch_section(data["results"]),
-        report.cases.regulator_section(data["results"]),
-        report.cases.stop_mattering_section(data["results"]),
-        report.calibration_section(data["results"], data["meta"])) if s)
-    obstats.write_atomic(os.path.join(argv[1], "summary.md"), text)
+        dispatch_section(data["results"]),
+        regulator_report.regulator_section(data["results"]),
+        regulator_report.stop_mattering_section(data["results"]),
+        calibration_section(data["results"], data["meta"])) if s)
+    plumbing.write_atomic(os.path.join(argv[1], "summary.md"), text)
     print(text)
 
 
 if __name__ == "__main__":
-    import obstats  # noqa: E402 (scripts/ is on sys.path)
-    obstats.run_main(main, sys.argv)
+    plumbing.run_main(main, sys.argv)

@@ -2,7 +2,7 @@
 """test_costmodel.py - the cost model's arithmetic on hand-made inputs whose
 answer is known: each term is the count difference times its calibration,
 the verdict compares with the paired measurement, and the culprit named is
-the largest term.  And the regulator tables (scripts/cases.py) on
+the largest term.  And the regulator tables (scripts/lib/regulator_report.py) on
 hand-made regulator samples."""
 import os
 import sys
@@ -10,10 +10,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
-import cases  # noqa: E402
-import costmodel  # noqa: E402
-import obstats  # noqa: E402
-import report  # noqa: E402
+from lib import benchmarks, costmodel, regulator_report  # noqa: E402
+from lib import runfolder as report  # noqa: E402
 
 SC = "mode:throughput/size:L1/dentries:64/custom:0/order:uniform/pollute:0/depth:1"
 
@@ -50,7 +48,7 @@ def data(measured_diff):
 class TestCostModel(unittest.TestCase):
     def run_model(self, measured_diff):
         d = data(measured_diff)
-        rows, why = costmodel.model(d, report.baseline_of, obstats.lookup_scenarios(d["results"]))
+        rows, why = costmodel.model(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
         self.assertIsNone(why)
         self.assertEqual(len(rows), 1)
         return rows[0]
@@ -80,11 +78,11 @@ class TestCostModel(unittest.TestCase):
     def test_without_counts_it_says_what_it_needs(self):
         d = data(8.0)
         d["cachesim"] = []
-        rows, why = costmodel.model(d, report.baseline_of, obstats.lookup_scenarios(d["results"]))
+        rows, why = costmodel.model(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
         self.assertEqual(rows, [])
         self.assertIn("make cachesim", why)
         self.assertIn("Not computed", costmodel.section(d, report.baseline_of,
-                                                        obstats.lookup_scenarios(d["results"])))
+                                                        benchmarks.lookup_scenarios(d["results"])))
 
 
 class TestRegulatorTables(unittest.TestCase):
@@ -95,7 +93,7 @@ class TestRegulatorTables(unittest.TestCase):
             "regulator/null_tested/path:set_voltage/driver:plain/delay:none": entry([20.0] * 9, False),
             "regulator/default_ops/path:set_voltage/driver:plain/delay:none": entry([24.0] * 9, False),
         }
-        rows = {r[0]: r for r in cases.stop_mattering(res)}
+        rows = {r[0]: r for r in regulator_report.stop_mattering(res)}
         spin = rows["regulator set_voltage, ab8500, delay spin"]
         self.assertAlmostEqual(spin[1], 50000.0)
         self.assertAlmostEqual(spin[2], 0.5)
@@ -103,7 +101,7 @@ class TestRegulatorTables(unittest.TestCase):
         plain = rows["regulator set_voltage, plain, delay none"]
         self.assertAlmostEqual(plain[3], 0.2)
         self.assertTrue(plain[4])            # 24 against 20: measurable
-        self.assertIn("+20.000%", cases.regulator_section(res))
+        self.assertIn("+20.000%", regulator_report.regulator_section(res))
 
 
 if __name__ == "__main__":

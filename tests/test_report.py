@@ -19,7 +19,7 @@ ROOT = os.path.dirname(HERE)
 FIXTURES = os.path.join(HERE, "fixtures", "report")
 REPORT = os.path.join(ROOT, "scripts", "report.py")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import obstats  # noqa: E402
+from lib import benchmarks, stats  # noqa: E402
 
 
 def run_report(folder, *extra):
@@ -310,7 +310,7 @@ class TestStatistics(unittest.TestCase):
         a = {"samples": base, "counters": {"round": [float(r) for r in range(30)]}}
         b = {"samples": [1.1 * x for x in reversed(base)],
              "counters": {"round": [float(r) for r in reversed(range(30))]}}
-        p = obstats.paired(a, b)
+        p = stats.paired(a, b)
         self.assertAlmostEqual(p["ratio"], 1.1)
         self.assertAlmostEqual(p["ratio_ci"][0], 1.1)
         self.assertAlmostEqual(p["ratio_ci"][1], 1.1)
@@ -327,11 +327,11 @@ class TestStatistics(unittest.TestCase):
         a = {"samples": [10.0] * 40, "counters": {"round": [float(r) for r in rounds]}}
         b = {"samples": [10.0 * (level[r // 10] + 0.001 * (r % 3)) for r in rounds],
              "counters": {"round": [float(r) for r in rounds]}}
-        flat = obstats.paired(a, b)
+        flat = stats.paired(a, b)
         self.assertEqual(flat["processes"], 1)
         for e in (a, b):
             e["counters"]["pass"] = [float(1 + r // 10) for r in rounds]
-        by_process = obstats.paired(a, b)
+        by_process = stats.paired(a, b)
         self.assertEqual(by_process["processes"], 4)
         self.assertAlmostEqual(by_process["ratio"], flat["ratio"])
         width = lambda p: p["ratio_ci"][1] - p["ratio_ci"][0]
@@ -363,11 +363,11 @@ class TestStatistics(unittest.TestCase):
         # rounds pull the median ratio down; set aside, it is the quiet state's.
         quiet = [4.2 + 0.04 * (k - 4.5) for k in range(10)]
         a, b = self._procs([(9.0, quiet)] * 5 + [(15.0, [3.2] * 10)] * 3)
-        q = obstats.quiet_processes([a, b])
+        q = stats.quiet_processes([a, b])
         self.assertEqual(q, {"kept": {1.0, 2.0, 3.0, 4.0, 5.0}, "processes": 8})
-        pooled = obstats.paired(a, b)
+        pooled = stats.paired(a, b)
         self.assertLess(pooled["ratio"], 4.17)
-        p = obstats.paired(a, b, q)
+        p = stats.paired(a, b, q)
         self.assertAlmostEqual(p["ratio"], 4.2)
         self.assertEqual((p["processes"], p["set_aside"], p["n"]), (5, 3, 50))
         self.assertEqual(pooled["set_aside"], 0)
@@ -375,39 +375,39 @@ class TestStatistics(unittest.TestCase):
     def test_quiet_processes_keep_one_state_whole(self):
         # Levels within 1.3x of the quietest: nothing is set aside.
         a, b = self._procs([(9.0, [1.1] * 4), (10.0, [1.1] * 4), (11.5, [1.1] * 4)])
-        self.assertEqual(obstats.quiet_processes([a, b])["kept"], {1.0, 2.0, 3.0})
-        self.assertEqual(obstats.paired(a, b, obstats.quiet_processes([a, b]))["set_aside"], 0)
+        self.assertEqual(stats.quiet_processes([a, b])["kept"], {1.0, 2.0, 3.0})
+        self.assertEqual(stats.paired(a, b, stats.quiet_processes([a, b]))["set_aside"], 0)
         # One process, or no pass counter: nothing to compare a process with.
         one, _ = self._procs([(9.0, [1.0] * 4)])
-        self.assertIsNone(obstats.quiet_processes([one]))
+        self.assertIsNone(stats.quiet_processes([one]))
         del a["counters"]["pass"]
-        self.assertIsNone(obstats.quiet_processes([a, b]))
+        self.assertIsNone(stats.quiet_processes([a, b]))
         # A strategy whose median sample is not positive (a cold difference at the
         # timer's noise) gives no level; the others still do.
         a, b = self._procs([(9.0, [1.0] * 4), (20.0, [1.0] * 4)])
         neg = {"samples": [-1.0] * 8, "counters": dict(a["counters"])}
-        self.assertEqual(obstats.quiet_processes([a, b, neg])["kept"], {1.0})
+        self.assertEqual(stats.quiet_processes([a, b, neg])["kept"], {1.0})
 
     def test_paired_refuses_a_round_seen_twice(self):
         a = {"samples": [1.0, 1.0], "counters": {"round": [0.0, 0.0]}}
-        with self.assertRaises(obstats.ResultsError):
-            obstats.paired(a, a)
+        with self.assertRaises(benchmarks.ResultsError):
+            stats.paired(a, a)
 
     def test_gb_suffixes_are_not_part_of_the_name(self):
-        self.assertEqual(obstats.strip_gb_suffixes(
+        self.assertEqual(benchmarks.strip_gb_suffixes(
             "lookup/direct/mode:cold/size:L1/iterations:4096/repeats:1/manual_time"),
             "lookup/direct/mode:cold/size:L1")
 
     def test_median_ci_ranks_for_20_samples(self):
         # Binomial(20, 1/2): P(X <= 5) = 0.0207 <= 0.025 < P(X <= 6): ranks 6 and 15.
-        self.assertEqual(obstats.median_ci(list(range(1, 21))), (6, 15))
+        self.assertEqual(stats.median_ci(list(range(1, 21))), (6, 15))
 
     def test_overlapping_intervals_are_no_difference(self):
-        a = obstats.summarize([1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7])
-        b = obstats.summarize([1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.1, 2.2])
-        c = obstats.summarize([3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7])
-        self.assertFalse(obstats.differs(a, b))
-        self.assertTrue(obstats.differs(a, c))
+        a = stats.summarize([1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7])
+        b = stats.summarize([1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.1, 2.2])
+        c = stats.summarize([3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7])
+        self.assertFalse(stats.differs(a, b))
+        self.assertTrue(stats.differs(a, c))
 
 
 REPRO = os.path.join(ROOT, "scripts", "repro.py")

@@ -40,14 +40,14 @@ caches_are_the_machines() {
 	"$run" --list --json | python3 -c '
 import json, os, platform, sys
 sys.path.insert(0, "scripts")
-import obstats
+from lib import hostcaches
 c = json.load(sys.stdin)["caches"]
-sysfs = [x for x in obstats.sysfs_caches() if x["level"] == 1 and x["type"] in ("Data", "Unified")]
+sysfs = [x for x in hostcaches.sysfs_caches() if x["level"] == 1 and x["type"] in ("Data", "Unified")]
 if sysfs:
     assert c["source"] == "sysfs" and c["l1d"] == sysfs[0]["size_bytes"], (c, sysfs)
 elif platform.machine() == "x86_64":
     assert c["source"].startswith("cpuid") and c["l1d"] >= 8192 and c["l1d_ways"] > 0 and c["l2"] > c["l1d"], c
-    got = obstats.machine_caches(os.environ["OPSBENCH_RUN"])
+    got = hostcaches.machine_caches(os.environ["OPSBENCH_RUN"])
     assert [x["size_bytes"] for x in got if x["type"] != "Instruction"][:2] == [c["l1d"], c["l2"]], (got, c)
 else:
     assert c["source"] == "fallbacks", c
@@ -88,7 +88,7 @@ new_folder_marked_until_done() {
 	d=$(cd "$root" && COMMAND='make cachesim' scripts/results-dir.sh) || return 1
 	grep -q '^unfinished: make cachesim' "$root/$d/INCOMPLETE" && [[ -s $root/$d/meta.json ]] || return 1
 	! (cd "$root" && scripts/results-dir.sh --existing 2>/dev/null) || return 1
-	python3 -c "import sys; sys.path.insert(0, 'scripts'); import obstats; obstats.finish_run('$root/$d')"
+	python3 -c "import sys; sys.path.insert(0, 'scripts'); from lib import plumbing; plumbing.finish_run('$root/$d')"
 	[[ ! -e $root/$d/INCOMPLETE && $(cd "$root" && scripts/results-dir.sh --existing) == "$d" ]]
 }
 check "results-dir: a new folder is INCOMPLETE until its tool finishes" new_folder_marked_until_done

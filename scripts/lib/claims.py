@@ -8,7 +8,7 @@ of "supported", "not supported", "depends on <condition>", or
 - times of dispatch benchmarks: two medians differ only when their 95% CIs
   do not overlap; otherwise "no measurable difference" (which does not
   support a claim that one is faster);
-- times of lookups: paired per-round differences (obstats.paired) with a
+- times of lookups: paired per-round differences (stats.paired) with a
   95% bootstrap interval and the minimal detectable effect (MDE), which
   every timed verdict states: "no measurable difference" means no
   difference larger than the MDE;
@@ -19,19 +19,19 @@ of "supported", "not supported", "depends on <condition>", or
   counts;
 - static instruction counts and object sizes are compared as they are.
 """
-import obstats
+from . import benchmarks, stats
 
 SIM_EPS = 0.05
 
 
 def _sum(results, name):
     e = results.get(name)
-    return obstats.summarize(e["samples"]) if e else None
+    return stats.summarize(e["samples"]) if e else None
 
 
 def _cmp_time(a, b):
     """'faster' if a < b, 'slower', or 'no measurable difference'."""
-    if not obstats.differs(a, b):
+    if not stats.differs(a, b):
         return "no measurable difference"
     return "faster" if a["median"] < b["median"] else "slower"
 
@@ -58,7 +58,7 @@ def _find(results, strategy, **want):
     (None, None)."""
     want.setdefault("variant", "plain")
     for name, e in results.items():
-        words, args = obstats.parse_name(name)
+        words, args = benchmarks.parse_name(name)
         args.setdefault("variant", "plain")
         if len(words) >= 2 and words[0] == "lookup" and words[1] == strategy and \
                 all(args.get(k) == v for k, v in want.items()):
@@ -72,15 +72,15 @@ def _entry(results, strategy, **want):
 
 
 def _paired(results, strategy, against, **want):
-    """obstats.paired of @strategy against @against in the scenario @want,
+    """stats.paired of @strategy against @against in the scenario @want,
     with the scenario's processes in the host's slow state set aside as the
     report's tables set them aside, or None."""
     name, a = _find(results, against, **want)
     b = _entry(results, strategy, **want)
     if not a or not b:
         return None
-    peers = obstats.lookup_scenarios(results)["/".join(name.split("/")[2:])]
-    return obstats.paired(a, b, obstats.quiet_processes(peers.values()))
+    peers = benchmarks.lookup_scenarios(results)["/".join(name.split("/")[2:])]
+    return stats.paired(a, b, stats.quiet_processes(peers.values()))
 
 
 def _diff(p):
@@ -96,7 +96,7 @@ def _l2_hit_ns(results, meta):
                 if c.get("level") == 1 and c.get("type") == "Data"), None)
     if not l1d:
         return None
-    return next((ns for b, ns in obstats.chase_table(results) if b >= 4 * l1d), None)
+    return next((ns for b, ns in benchmarks.chase_table(results) if b >= 4 * l1d), None)
 
 
 def null_test(d):

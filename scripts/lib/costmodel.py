@@ -26,7 +26,7 @@ prediction holds when it is within 25% of the measured difference or
 inside its CI, whichever is wider.  Where it does not, the report names
 the largest term: the model's likely culprit.
 """
-import obstats
+from . import benchmarks, stats
 
 TERMS = ("instructions", "D1 misses", "LL misses", "mispredicts", "hardening")
 
@@ -40,7 +40,7 @@ def _f(row, key):
 
 def calibration(results, meta):
     """{l1, l2, mem, mispredict, hardening{variant: ns}} in ns, or None where missing."""
-    chase = obstats.chase_table(results)
+    chase = benchmarks.chase_table(results)
     l1d = None
     for c in (meta or {}).get("caches", []):
         if c.get("level") == 1 and c.get("type") in ("Data", "Unified") and c.get("size_bytes"):
@@ -54,13 +54,13 @@ def calibration(results, meta):
     med = {}
     for name, e in results.items():
         if name.startswith(("calib/branch/", "dispatch/direct_call", "dispatch/indirect/targets:1/order:predictable")):
-            med[name] = obstats.summarize(e["samples"])["median"]
+            med[name] = stats.summarize(e["samples"])["median"]
     if "calib/branch/random" in med and "calib/branch/predictable" in med:
         cal["mispredict"] = 2 * (med["calib/branch/random"] - med["calib/branch/predictable"])
     for name, ns in med.items():
         if not name.startswith("dispatch/indirect/"):
             continue
-        _, args = obstats.parse_name(name)
+        _, args = benchmarks.parse_name(name)
         v = args.get("variant", "plain")
         direct = med.get("dispatch/direct_call" + ("" if v == "plain" else f"/variant:{v}"))
         if direct is not None:
@@ -87,7 +87,7 @@ def model(data, baseline_of, scenarios):
     # Instructions per ns of each baseline in each (scenario, mode, variant), warm.
     rows = []
     for sc, strat in scenarios.items():
-        _, args = obstats.parse_name("x/" + sc)
+        _, args = benchmarks.parse_name("x/" + sc)
         name = sim_name(args)
         if not name or args.get("size") not in ("L1", "L2"):
             continue
@@ -104,14 +104,14 @@ def model(data, baseline_of, scenarios):
         w_sim = cs.get((sim_name(warm_args), base))
         if not warm or not w_sim:
             continue
-        ipns = _f(w_sim, "instructions_per_lookup") / obstats.location(warm["samples"])["p10"]
+        ipns = _f(w_sim, "instructions_per_lookup") / stats.location(warm["samples"])["p10"]
         hard = cal["hardening"].get(v)
-        quiet = obstats.quiet_processes(strat.values())
+        quiet = stats.quiet_processes(strat.values())
         for s, e in strat.items():
             s_sim = cs.get((name, s))
             if s == base or not s_sim:
                 continue
-            meas = obstats.paired(strat[base], e, quiet)
+            meas = stats.paired(strat[base], e, quiet)
             if not meas:
                 continue
             d = {k: _f(s_sim, k) - _f(b_sim, k) for k in (

@@ -1,15 +1,15 @@
-"""cases.py - the report's second case study (the regulator) and the two
+"""regulator_report.py - the report's second case study (the regulator) and the two
 case studies side by side ("Where dispatch stops mattering").
 
 Regulator benchmarks (bench/regulator.c) are plain repetitions: each
-strategy's median ns per call with its 95% CI (obstats.summarize), and the
+strategy's median ns per call with its 95% CI (stats.summarize), and the
 difference to the regulator baseline (null_tested, the commit's own code)
 with its share of the path's time.  Side by side, for each path: the
 spread of the strategies (slowest median minus fastest) as a share of the
 baseline path's time; for the dentry lookups the same from the 10th
 percentiles of the warm L1 and L2 scenarios.
 """
-import obstats
+from . import benchmarks, stats
 
 REG_BASELINE = "null_tested"
 
@@ -28,11 +28,11 @@ def regulator_groups(res):
     """{(path, driver, delay): {strategy: summary}} of the plain build's regulator benchmarks."""
     groups = {}
     for name, e in res.items():
-        words, args = obstats.parse_name(name)
+        words, args = benchmarks.parse_name(name)
         if words[0] != "regulator" or len(words) < 2 or "variant" in args:
             continue
         key = (args.get("path", "?"), args.get("driver", "?"), args.get("delay", "?"))
-        groups.setdefault(key, {})[words[1]] = obstats.summarize(e["samples"])
+        groups.setdefault(key, {})[words[1]] = stats.summarize(e["samples"])
     return groups
 
 
@@ -48,7 +48,7 @@ def regulator_section(res):
             diff = share = "n/a"
             if base and s != REG_BASELINE:
                 d = st["median"] - base["median"]
-                mark = "" if obstats.differs(st, base) else " ~"
+                mark = "" if stats.differs(st, base) else " ~"
                 diff = f"{d:+.2f}{mark}"
                 share = f"{100 * d / base['median']:+.3f}%{mark}"
             rows.append([*key, s, _fmt(st["median"]), f"[{_fmt(st['ci'][0])}, {_fmt(st['ci'][1])}]",
@@ -73,12 +73,12 @@ def stop_mattering(res):
     for name in ("L1", "L2"):
         locs = {}
         for n, e in res.items():
-            words, args = obstats.parse_name(n)
+            words, args = benchmarks.parse_name(n)
             if (words[0] == "lookup" and len(words) > 1 and args.get("size") == name and
                     args.get("custom") == "0" and args.get("order") == "uniform" and
                     args.get("pollute") == "0" and args.get("mode") == "throughput" and
                     args.get("depth", "1") == "1" and "variant" not in args):
-                locs[words[1]] = obstats.location(e["samples"])["p10"]
+                locs[words[1]] = stats.location(e["samples"])["p10"]
         if len(locs) > 1 and locs.get("direct"):
             spread = max(locs.values()) - min(locs.values())
             out.append((f"dentry lookup, {name}, warm", locs["direct"], spread, spread / locs["direct"], None))
@@ -87,7 +87,7 @@ def stop_mattering(res):
         base = meds.get(REG_BASELINE)
         if base and len(meds) > 1:
             spread = max(meds.values()) - min(meds.values())
-            measurable = any(obstats.differs(st, strat[REG_BASELINE]) for s, st in strat.items()
+            measurable = any(stats.differs(st, strat[REG_BASELINE]) for s, st in strat.items()
                              if s != REG_BASELINE)
             out.append((f"regulator {key[0]}, {key[1]}, delay {key[2]}", base, spread, spread / base,
                         measurable))

@@ -11,8 +11,7 @@ import os
 import shutil
 import subprocess
 
-import cases
-import obstats
+from . import benchmarks, regulator_report, stats
 
 # Report order of the strategies, for stable colours: the registry's order,
 # in which the suite registers its benchmarks and the simulation runs them
@@ -31,15 +30,15 @@ def strat_key(s):
 
 def lookups(results):
     """{scenario-args-tuple (mode included): {strategy: location}} for every
-    lookup benchmark (obstats.location: min, p10, median)."""
+    lookup benchmark (stats.location: min, p10, median)."""
     out = {}
     for name, entry in results.items():
-        words, args = obstats.parse_name(name)
+        words, args = benchmarks.parse_name(name)
         if len(words) < 2 or words[0] != "lookup" or words[1] == "pollute_only":
             continue
         args.setdefault("mode", "throughput")
         key = tuple(sorted(args.items()))
-        out.setdefault(key, {})[words[1]] = obstats.location(entry["samples"])
+        out.setdefault(key, {})[words[1]] = stats.location(entry["samples"])
     return out
 
 
@@ -256,9 +255,9 @@ plot {cols}
 def plot_calibration(p, results, meta):
     chase = []
     for name, e in results.items():
-        words, args = obstats.parse_name(name)
+        words, args = benchmarks.parse_name(name)
         if name.startswith("calib/chase/") and "bytes" in args:
-            chase.append((int(args["bytes"]), obstats.summarize(e["samples"])))
+            chase.append((int(args["bytes"]), stats.summarize(e["samples"])))
     if len(chase) < 2:
         return "needs the calibration group"
     chase = [(b, st) for b, st in chase if finite(st["median"], *st["ci"]) and st["ci"][0] > 0]
@@ -281,7 +280,7 @@ plot datafile using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb '#aa3377'
 
 
 def plot_dispatch_share(p, results):
-    rows = [r for r in cases.stop_mattering(results) if finite(r[3]) and r[3] > 0]
+    rows = [r for r in regulator_report.stop_mattering(results) if finite(r[3]) and r[3] > 0]
     if not rows:
         return "needs the lookup (L1/L2, warm) or regulator benchmarks"
     data = "".join(f"{i} {100 * share:.6g} \"{label}\" {path:.4g}\n"
@@ -304,7 +303,7 @@ def make_all(run_dir, results, meta, cachesim):
     """Draw every plot the data allows; returns (made [(stem, title)], skipped {name: why})."""
     p = Plotter(run_dir)
     ORDER[:] = list(dict.fromkeys(
-        [w[1] for w in (obstats.parse_name(n)[0] for n in results) if w[0] == "lookup" and len(w) > 1] +
+        [w[1] for w in (benchmarks.parse_name(n)[0] for n in results) if w[0] == "lookup" and len(w) > 1] +
         [r["strategy"] for r in cachesim or []]))
     scen = lookups(results)
     skipped = plot_scenarios(p, scen)

@@ -1,0 +1,18 @@
+"""The modules the commands in scripts/ import; none of them is run by itself.
+
+    caches.py            the host's caches (sysfs, or the driver's CPUID reading)
+    results.py           Google Benchmark JSON: loading it, benchmark names, scenarios
+    stats.py             the statistics the report quotes (docs/method.md#statistics)
+    plumbing.py          atomic writes, run folders, stopping with make, main() wrapper
+    runfolder.py         a results folder read and checked: what a report needs
+    sections.py          the report's tables of measured data (lookups, variants, ...)
+    markdown.py          Markdown tables and number formatting
+    claims.py            the article's claims, each tested against the data
+    costmodel.py         the first-order model of the lookup differences
+    regulator_report.py  the regulator case study and both case studies side by side
+    plots.py             the report's plots, drawn by gnuplot
+    provenance.py        which build made each file of a results folder
+    registry.py          what `opsbench-run --list --json` says
+
+A command puts scripts/ on sys.path and imports `from lib import ...`.
+"""

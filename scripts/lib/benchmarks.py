@@ -1,0 +1,116 @@
+"""results.py - Google Benchmark JSON as the scripts read it: the samples and
+counters of every benchmark, their names taken apart, and the lookup
+entries grouped by scenario.  The files and fields: docs/results.md.
+"""
+import json
+import math
+import re
+import statistics
+
+UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+class ResultsError(Exception):
+    """A results file that is missing or not what it should be."""
+
+
+def load_gb(path):
+    """{name: {"samples": [ns...], "counters": {...}}} from Google Benchmark JSON."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise ResultsError(f"{path}: {e.strerror}") from None
+    except ValueError as e:
+        raise ResultsError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+        raise ResultsError(f"{path}: no 'benchmarks' list: not Google Benchmark JSON")
+    out = {}
+    skipped = {}
+    seen = set()
+    for b in data["benchmarks"]:
+        if not isinstance(b, dict) or not isinstance(b.get("name"), str) or \
+                not isinstance(b.get("run_name", ""), str):
+            raise ResultsError(f"{path}: a benchmark entry without a name (or with one that is not a string)")
+        if b.get("error_occurred"):
+            skipped[strip_gb_suffixes(b.get("run_name", b["name"]))] = b.get("error_message", "error")
+            continue
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        name = strip_gb_suffixes(b.get("run_name", b["name"]))
+        try:
+            ns = float(b["real_time"]) * UNIT_NS[b.get("time_unit", "ns")]
+        except (KeyError, ValueError, TypeError):
+            raise ResultsError(f"{path}: {name}: no usable real_time/time_unit") from None
+        if not math.isfinite(ns):
+            raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} is not a finite number")
+        # A time is positive and below an hour per iteration; anything else is a broken file.
+        # (Cold-mode samples are differences, the timer's overhead subtracted: they may
+        # fall below 0 when a lookup is quicker than the timer's own noise.)
+        cold = "/mode:cold/" in name
+        if not (abs(ns) < 3.6e12 if cold else 0 < ns < 3.6e12):
+            raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} "
+                               f"{b.get('time_unit', 'ns')} is not a plausible time (0 < t < 1 h)")
+        # One sample per repetition (and per round): a duplicate means a file merged twice.
+        key = (name, b.get("repetition_index"), b.get("round"), b.get("per_family_instance_index"))
+        if key in seen:
+            raise ResultsError(f"{path}: {name}: the same sample twice (repetition "
+                               f"{b.get('repetition_index')}, round {b.get('round')})")
+        seen.add(key)
+        entry = out.setdefault(name, {"samples": [], "counters": {}, "label": b.get("label")})
+        entry["samples"].append(ns)
+        for k, v in b.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in (
+                    "real_time", "cpu_time", "iterations", "repetitions",
+                    "repetition_index", "threads", "family_index",
+                    "per_family_instance_index"):
+                if not math.isfinite(v):
+                    raise ResultsError(f"{path}: {name}: counter {k}={v!r} is not a finite number")
+                entry["counters"].setdefault(k, []).append(float(v))
+    return out, skipped
+
+
+def parse_name(name):
+    """'lookup/flag_gated/size:L1/dentries:128' -> ('lookup', 'flag_gated', {'size': 'L1', ...})."""
+    parts = name.split("/")
+    args, words = {}, []
+    for p in parts:
+        if ":" in p:
+            k, _, v = p.partition(":")
+            args[k] = v
+        else:
+            words.append(p)
+    return words, args
+
+
+_GB_SUFFIX = re.compile(r"/(iterations:\d+|repeats:\d+|manual_time|real_time)(?=/|$)")
+
+
+def strip_gb_suffixes(name):
+    """The benchmark's own name, without what Google Benchmark appends for
+    fixed iterations, repetitions and manual time."""
+    return _GB_SUFFIX.sub("", name)
+
+
+def lookup_scenarios(res):
+    """{scenario (mode and args, without the strategy): {strategy: entry}}
+    of the lookup entries of load_gb() results."""
+    scen = {}
+    for name, e in res.items():
+        words, _ = parse_name(name)
+        if len(words) < 2 or words[0] != "lookup" or words[1] == "pollute_only":
+            continue
+        scen.setdefault("/".join(name.split("/")[2:]), {})[words[1]] = e
+    return scen
+
+
+def chase_table(results):
+    """[(bytes, median ns per load)] of the calibration's pointer chase, by size."""
+    out = []
+    for name, e in results.items():
+        _, args = parse_name(name)
+        if name.startswith("calib/chase/") and "bytes" in args:
+            ns = statistics.median(e["samples"])
+            if ns > 0:
+                out.append((int(args["bytes"]), ns))
+    return sorted(out)

@@ -1,0 +1,207 @@
+"""stats.py - the statistics the report quotes, written out in
+docs/method.md#statistics and docs/method.md#the-slow-state-rule.
+
+Calibration, dispatch and regulator benchmarks are repetitions: their
+median with a distribution-free 95% interval (summarize()); two medians
+whose intervals overlap are "no measurable difference" (differs()).
+Lookup benchmarks are rounds, each with one sample of every strategy: a
+strategy's location (location()), and its ratio to the baseline paired
+round by round, with a bootstrap interval over the processes and rounds
+(paired()), from the processes that ran in the host's quiet state
+(quiet_processes()).
+"""
+import math
+import random
+import statistics
+
+from .benchmarks import ResultsError
+
+
+def median_ci(samples, level=0.95):
+    """(low, high) of a distribution-free confidence interval of the median."""
+    xs = sorted(samples)
+    n = len(xs)
+    if n < 6:                       # too few samples for a 95% interval
+        return (xs[0], xs[-1])
+    alpha = (1 - level) / 2
+    cdf, k = 0.0, 0
+    while True:
+        p = math.comb(n, k) / 2 ** n
+        if cdf + p > alpha:
+            break
+        cdf += p
+        k += 1
+    k = max(k, 1)
+    return (xs[k - 1], xs[n - k])
+
+
+def summarize(samples):
+    """Median, CV (fraction), CI and n of a list of samples."""
+    med = statistics.median(samples)
+    mean = statistics.fmean(samples)
+    cv = statistics.stdev(samples) / mean if len(samples) > 1 and mean else 0.0
+    lo, hi = median_ci(samples)
+    return {"median": med, "cv": cv, "ci": (lo, hi), "n": len(samples)}
+
+
+def differs(a, b):
+    """True if the CIs of two summaries do not overlap."""
+    return a["ci"][1] < b["ci"][0] or b["ci"][1] < a["ci"][0]
+
+
+def percentile(xs, q):
+    """The @q quantile (0..1) of @xs, linear between order statistics."""
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    pos = q * (len(xs) - 1)
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def location(samples):
+    """Minimum, 10th percentile, median, CV and n of a strategy's samples."""
+    mean = statistics.fmean(samples)
+    return {"min": min(samples), "p10": percentile(samples, 0.10),
+            "median": statistics.median(samples),
+            "cv": statistics.stdev(samples) / mean if len(samples) > 1 and mean else 0.0,
+            "n": len(samples)}
+
+
+def _by_round(entry):
+    rounds = entry["counters"].get("round")
+    if not rounds or len(rounds) != len(entry["samples"]):
+        return None
+    out = {}
+    for r, x in zip(rounds, entry["samples"]):
+        if r in out:
+            raise ResultsError(f"round {r:.0f} appears twice for one benchmark")
+        out[r] = x
+    return out
+
+
+def bootstrap(values, stat=statistics.median, n=2000, seed=1, groups=None):
+    """(low, high, standard error) of @stat over @values: a 95% percentile
+    bootstrap interval from @n resamples, seeded.  @stat may return a tuple
+    of statistics: then a list of such triples, one per statistic, all from
+    the same resamples.  @groups (one key per value, e.g. the process that
+    measured it): a two-stage (cluster) bootstrap, which draws the groups
+    with replacement and then the values within each drawn group, so that
+    the interval also covers how much the groups differ."""
+    rng = random.Random(seed)
+    k = len(values)
+    if k < 2:
+        v = stat(values) if values else float("nan")
+        return [(x, x, float("inf")) for x in v] if isinstance(v, tuple) else (v, v, float("inf"))
+    if groups is None:
+        boots = [stat(rng.choices(values, k=k)) for _ in range(n)]
+    else:
+        clusters = {}
+        for g, v in zip(groups, values):
+            clusters.setdefault(g, []).append(v)
+        clusters = list(clusters.values())
+        boots = []
+        for _ in range(n):
+            pick = []
+            for c in rng.choices(clusters, k=len(clusters)):
+                pick += rng.choices(c, k=len(c))
+            boots.append(stat(pick))
+
+    def interval(xs):
+        xs = sorted(xs)
+        return percentile(xs, 0.025), percentile(xs, 0.975), statistics.stdev(xs)
+    if isinstance(boots[0], tuple):
+        return [interval(col) for col in zip(*boots)]
+    return interval(boots)
+
+
+def _passes(entry):
+    """{round: the process (--pass K) that took it}, or None without a "pass" counter."""
+    passes, rounds = entry["counters"].get("pass"), entry["counters"].get("round")
+    if not passes or not rounds or len(passes) != len(rounds):
+        return None
+    return dict(zip(rounds, passes))
+
+
+# A process is in the host's slow state when its level is more than this
+# many times the quietest process's (quiet_processes()): a threshold between
+# the two clusters of process levels the host shows (docs/method.md#the-slow-state-rule).
+QUIET_SLACK = 1.3
+
+
+def quiet_processes(entries, slack=QUIET_SLACK):
+    """Which processes of a scenario measured it with the host in its quiet
+    state.  @entries: every strategy's load_gb entry of one scenario (with
+    "round" and "pass" counters).  A process's level is the geometric mean,
+    over the strategies, of its median sample; a process whose level is more
+    than @slack times the lowest is set aside.  The host's slow phases slow
+    memory-bound work more than a fixed cost such as a retpoline's, so a
+    ratio measured in them is not the quiet machine's ratio.  Like the
+    minimum as a location, the quiet state is the one a second run can find
+    again.
+    Returns {"kept": set of passes, "processes": how many measured}, or None
+    where the samples carry no process (a "pass" counter) or one process
+    measured them all."""
+    logs = {}
+    for e in entries:
+        rounds, passes = e["counters"].get("round"), e["counters"].get("pass")
+        if not rounds or not passes or len(passes) != len(e["samples"]):
+            return None
+        by = {}
+        for p, x in zip(passes, e["samples"]):
+            by.setdefault(p, []).append(x)
+        meds = {p: statistics.median(v) for p, v in by.items()}
+        if min(meds.values()) <= 0:      # a cold difference at the timer's noise: no level
+            continue
+        for p, m in meds.items():
+            logs.setdefault(p, []).append(math.log(m))
+    if len(logs) < 2:
+        return None
+    level = {p: statistics.fmean(v) for p, v in logs.items()}
+    floor = min(level.values())
+    kept = {p for p, v in level.items() if v - floor <= math.log(slack)}
+    return {"kept": kept, "processes": len(level)}
+
+
+def paired(base, other, quiet=None):
+    """Per-round comparison of @other with @base (load_gb entries with a
+    "round" counter): the median over the rounds both have of the per-round
+    ratio (and difference) of their two samples, with 95% bootstrap
+    intervals (2000 resamples, each round's ratio and difference kept
+    together), the minimal detectable difference (2.8 bootstrap standard
+    errors), n (rounds in both) and processes (how many measured them).
+    Where the rounds come from several processes (a "pass" counter: make
+    bench's slices), the resamples draw processes and then rounds within
+    them (bootstrap(groups=)): a ratio moves more from process to process
+    than from round to round on a shared host, and an interval over the
+    rounds alone often missed a second run's ratio.  @quiet
+    (quiet_processes() of the scenario): only the rounds of its kept
+    processes count, and "set_aside" says how many processes did not.  None
+    when the entries carry no rounds.  The pairing removes what a round's samples
+    share: a round's strategies are measured interleaved, sub-sample by
+    sub-sample (bench/lookup.c), so they see the same states of the machine,
+    and do the same lookups (cold: from the same state of the cache)."""
+    a, b = _by_round(base), _by_round(other)
+    if a is None or b is None:
+        return None
+    common = sorted(set(a) & set(b))
+    pa, pb = _passes(base), _passes(other)
+    set_aside = 0
+    if quiet and pa and pb:
+        common = [r for r in common if pa[r] in quiet["kept"]]
+        set_aside = quiet["processes"] - len(quiet["kept"])
+    if not common or any(a[r] <= 0 for r in common):
+        return None
+
+    def medians(ps):
+        return statistics.median(q for q, _ in ps), statistics.median(d for _, d in ps)
+    per_round = [(b[r] / a[r], b[r] - a[r]) for r in common]
+    r0, d0 = medians(per_round)
+    groups = [pa[r] for r in common] if pa and pb and all(pa[r] == pb[r] for r in common) else None
+    processes = len(set(groups)) if groups else 1
+    (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(per_round, medians,
+                                               groups=groups if processes > 1 else None)
+    return {"ratio": r0, "ratio_ci": (rlo, rhi), "diff_ns": d0, "diff_ci": (dlo, dhi),
+            "mde_ns": 2.8 * dse, "n": len(common), "processes": processes,
+            "set_aside": set_aside, "differs": not (rlo <= 1.0 <= rhi)}
