@@ -155,11 +155,7 @@ def default_ops(d):
                    "executed per lookup, all defaults, warm caches (make cachesim)",
            "numbers": []}
     try:
-        # The plain x86-64 column ("x86_64" in runs made before the variants).
-        def plain_site(s):
-            cols = dis[s]["site_d_hash"]
-            return cols["x86_64-plain"] if "x86_64-plain" in cols else cols["x86_64"]
-        s_def, s_nul = plain_site("default_ops"), plain_site("null_tested")
+        s_def, s_nul = (dis[s]["site_d_hash"]["x86_64-plain"] for s in ("default_ops", "null_tested"))
     except (KeyError, TypeError):
         out["verdict"] = "not tested: needs make disasm"
         return out

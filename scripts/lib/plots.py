@@ -36,7 +36,6 @@ def lookups(results):
         words, args = benchmarks.parse_name(name)
         if len(words) < 2 or words[0] != "lookup" or words[1] == "pollute_only":
             continue
-        args.setdefault("mode", "throughput")
         key = tuple(sorted(args.items()))
         out.setdefault(key, {})[words[1]] = stats.location(entry["samples"])
     return out

@@ -10,18 +10,9 @@ baseline path's time; for the dentry lookups the same from the 10th
 percentiles of the warm L1 and L2 scenarios.
 """
 from . import benchmarks, stats
+from .markdown import fmt, table
 
 REG_BASELINE = "null_tested"
-
-
-def _fmt(x):
-    return f"{x:.3g}" if abs(x) < 10 else f"{x:.1f}"
-
-
-def _table(header, rows):
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(out)
 
 
 def regulator_groups(res):
@@ -51,7 +42,7 @@ def regulator_section(res):
                 mark = "" if stats.differs(st, base) else " ~"
                 diff = f"{d:+.2f}{mark}"
                 share = f"{100 * d / base['median']:+.3f}%{mark}"
-            rows.append([*key, s, _fmt(st["median"]), f"[{_fmt(st['ci'][0])}, {_fmt(st['ci'][1])}]",
+            rows.append([*key, s, fmt(st["median"]), f"[{fmt(st['ci'][0])}, {fmt(st['ci'][1])}]",
                          diff, share])
     return ("## The regulator: a cold path (second case study)\n\n"
             "`regulator_set_voltage()` and `regulator_enable()` (src/regulator/core.h, after Linux commits "
@@ -62,7 +53,7 @@ def regulator_section(res):
             "code) in ns and as a share of its path; `~`: the CIs overlap (no measurable difference). "
             "`default_ops` reads the old selector on every call of every driver (its default "
             "`set_voltage_time_sel` needs it): a register read the NULL tests avoid.\n\n" +
-            _table(["path", "driver", "delay", "strategy", "ns/call (median)", "95% CI",
+            table(["path", "driver", "delay", "strategy", "ns/call (median)", "95% CI",
                     f"vs {REG_BASELINE} (ns)", "share of the path"], rows) + "\n")
 
 
@@ -77,7 +68,7 @@ def stop_mattering(res):
             if (words[0] == "lookup" and len(words) > 1 and args.get("size") == name and
                     args.get("custom") == "0" and args.get("order") == "uniform" and
                     args.get("pollute") == "0" and args.get("mode") == "throughput" and
-                    args.get("depth", "1") == "1" and "variant" not in args):
+                    args.get("depth") == "1" and "variant" not in args):
                 locs[words[1]] = stats.location(e["samples"])["p10"]
         if len(locs) > 1 and locs.get("direct"):
             spread = max(locs.values()) - min(locs.values())
@@ -105,7 +96,7 @@ def stop_mattering_section(res):
             "of the path (plot `dispatch-share`). For the regulator, *measurable* says whether any "
             "strategy's 95% CI clears the baseline's: where none does, the spread is the path's own "
             "noise (a settling delay's jitter), and dispatch has stopped mattering.\n\n" +
-            _table(["path", "path ns", "spread between strategies (ns)", "share of the path", "measurable"],
-                   [[label, _fmt(path), _fmt(spread), f"{100 * share:.3f}%",
+            table(["path", "path ns", "spread between strategies (ns)", "share of the path", "measurable"],
+                   [[label, fmt(path), fmt(spread), f"{100 * share:.3f}%",
                      "n/a (paired ratios above)" if m is None else ("yes" if m else "no")]
                     for label, path, spread, share, m in rows]) + "\n")

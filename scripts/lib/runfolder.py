@@ -130,9 +130,11 @@ def load_run(d, writes=True):
     }
 
 
-# The baselines (the registry's "baseline" and "custom_baseline" strategies):
-# from the run's registry.json (`opsbench-run --list --json`, saved by make
-# bench) when there is one; these are what older runs used.
+# The baselines a scenario's strategies are compared with: the registry's
+# "baseline" and "custom_baseline" strategies, which read_registry() takes
+# from the folder's registry.json.  These defaults are the suite's own, for
+# what has none: a run scripts/bench.sh made without DRIVER, the Google
+# Benchmark files repro.py reads, the tests' hand-made data.
 BASELINES = {"baseline": "direct", "custom_baseline": "null_tested"}
 
 
