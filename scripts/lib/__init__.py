@@ -1,7 +1,7 @@
 """The modules the commands in scripts/ import; none of them is run by itself.
 
-    caches.py            the host's caches (sysfs, or the driver's CPUID reading)
-    results.py           Google Benchmark JSON: loading it, benchmark names, scenarios
+    hostcaches.py        the host's caches (sysfs, or the driver's CPUID reading)
+    benchmarks.py        Google Benchmark JSON: loading it, benchmark names, scenarios
     stats.py             the statistics the report quotes (docs/method.md#statistics)
     plumbing.py          atomic writes, run folders, stopping with make, main() wrapper
     runfolder.py         a results folder read and checked: what a report needs

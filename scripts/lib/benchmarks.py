@@ -1,4 +1,4 @@
-"""results.py - Google Benchmark JSON as the scripts read it: the samples and
+"""benchmarks.py - Google Benchmark JSON as the scripts read it: the samples and
 counters of every benchmark, their names taken apart, and the lookup
 entries grouped by scenario.  The files and fields: docs/results.md.
 """

@@ -1,4 +1,4 @@
-"""caches.py - the host's caches, as meta.json records them and make cachesim
+"""hostcaches.py - the host's caches, as meta.json records them and make cachesim
 sizes its host geometry: sysfs, or where sysfs lists none (some VMs) the
 driver's CPUID reading.
 """
