@@ -422,7 +422,7 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 	bool pass = cold ? sw->warm_pass :
 		       !smp->start && first->sub_iters % (len ? len : 1) == 0;
 	uint64_t subs = first->iters / first->sub_iters, sum = 0;
-	size_t *order = xcalloc(sw->n, sizeof(*order));
+	uint32_t *order = xcalloc(sw->n, sizeof(*order));
 	double *sub_ns = cold ? NULL : xcalloc(sw->n * subs, sizeof(*sub_ns));
 
 	for (size_t k = 0; k < sw->n; k++)
@@ -432,13 +432,8 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 
 		ob_rng_seed(&rng, ((uint64_t)smp->round << 32) ^ (j << 8) ^ (uint64_t)first->mode);
 		for (size_t k = 0; k < sw->n; k++)
-			order[k] = k;
-		for (size_t k = sw->n; k > 1; k--) {
-			size_t i = ob_rng_below(&rng, k), t = order[k - 1];
-
-			order[k - 1] = order[i];
-			order[i] = t;
-		}
+			order[k] = (uint32_t)k;
+		ob_rng_shuffle(&rng, order, sw->n);
 		for (size_t k = 0; k < sw->n; k++) {
 			struct lookup_bench *b = sw->v[order[k]];
 			struct ob_run r = bench_run_state(b, b->cursor);
@@ -617,7 +612,7 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 	}
 
 	/* The rounds: every benchmark once per round, in a shuffled order. */
-	size_t *order = xcalloc(n, sizeof(*order));
+	uint32_t *order = xcalloc(n, sizeof(*order));
 
 	unsigned int rounds = sc->pollute ? cfg->cold_rounds : cfg->rounds;
 
@@ -630,13 +625,8 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 
 		ob_rng_seed(&rng, 0x726f756e64ull + round);
 		for (size_t k = 0; k < n; k++)
-			order[k] = k;
-		for (size_t k = n; k > 1; k--) {
-			size_t j = ob_rng_below(&rng, k), t = order[k - 1];
-
-			order[k - 1] = order[j];
-			order[j] = t;
-		}
+			order[k] = (uint32_t)k;
+		ob_rng_shuffle(&rng, order, n);
 		for (size_t k = 0; k < n; k++) {
 			struct lookup_bench *b = &benches[order[k]];
 			struct lookup_sample *smp = xcalloc(1, sizeof(*smp));

@@ -58,3 +58,14 @@ double ob_rng_unit(struct ob_rng *r)
 {
 	return (double)(ob_rng_next(r) >> 11) * 0x1.0p-53;
 }
+
+void ob_rng_shuffle(struct ob_rng *r, uint32_t *v, size_t n)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = ob_rng_below(r, i);
+		uint32_t t = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}

@@ -153,17 +153,11 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 		memcpy(t->paths, wl->paths, wl->paths_len);
 	t->warmup = carve(base, &used, tree_warmup_bytes(t->stride));
 
-	/* Scatter the dentries over the arena (Fisher-Yates, seeded). */
+	/* Scatter the dentries over the arena (a seeded shuffle). */
 	ob_rng_seed(&rng, wl->params.seed ^ 0x5eedd3a7u);
 	for (size_t i = 0; i < t->n; i++)
 		t->slot[i] = (uint32_t)i;
-	for (size_t i = t->n; i > 1; i--) {
-		size_t j = ob_rng_below(&rng, i);
-		uint32_t tmp = t->slot[i - 1];
-
-		t->slot[i - 1] = t->slot[j];
-		t->slot[j] = tmp;
-	}
+	ob_rng_shuffle(&rng, t->slot, t->n);
 	*out = t;
 	return 0;
 }

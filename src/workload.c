@@ -456,13 +456,7 @@ static int mount_filesystems(struct gen *g, struct workload *wl)
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
-	for (size_t i = n; i > 1; i--) {
-		size_t j = ob_rng_below(&g->rng, i);
-		uint32_t t = order[i - 1];
-
-		order[i - 1] = order[j];
-		order[j] = t;
-	}
+	ob_rng_shuffle(&g->rng, order, n);
 	for (size_t k = 0; k < n && target; k++) {
 		uint32_t d = order[k];
 		bool all_custom = have == dirs;
@@ -556,13 +550,7 @@ static int build_lookups(struct gen *g, struct workload *wl)
 			targets[n_targets++] = (uint32_t)i;
 	if (p->order == ORDER_ZIPF) {
 		/* Rank the targets in a random order, then favour low ranks. */
-		for (size_t i = n_targets; i > 1; i--) {
-			size_t j = ob_rng_below(&g->rng, i);
-			uint32_t t = targets[i - 1];
-
-			targets[i - 1] = targets[j];
-			targets[j] = t;
-		}
+		ob_rng_shuffle(&g->rng, targets, n_targets);
 		cdf = zipf_cdf(n_targets, p->zipf_s);
 		if (!cdf)
 			goto out;

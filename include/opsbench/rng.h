@@ -7,6 +7,7 @@
 #ifndef OPSBENCH_RNG_H
 #define OPSBENCH_RNG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -25,6 +26,12 @@ uint64_t ob_rng_next(struct ob_rng *r);
 uint64_t ob_rng_below(struct ob_rng *r, uint64_t bound);
 /* A uniform double in [0, 1). */
 double ob_rng_unit(struct ob_rng *r);
+/*
+ * Shuffle the @n values at @v in place, every order equally likely
+ * (Fisher-Yates: from the last place down, swap each with a place drawn
+ * at or below it).  Draws n - 1 numbers, so a seed names one order.
+ */
+void ob_rng_shuffle(struct ob_rng *r, uint32_t *v, size_t n);
 
 #ifdef __cplusplus
 }
