@@ -7,12 +7,16 @@ Writes a Markdown comparison (default: B/compare-vs-<name of A>.md): the two
 machines and builds side by side, then per benchmark present in both the
 median of each, the ratio B/A, whether the 95% CIs of the medians overlap,
 and the p-value of Google Benchmark's compare.py (two-sided Mann-Whitney U
-test over the repetitions) where that tool is installed.  Lookup benchmarks
-are grouped by scenario.  Exit status 2 for a missing or malformed folder.
+test over the repetitions) where that tool is installed (a packed
+benchmarks.json.gz is decompressed for it to a temporary file).  Lookup
+benchmarks are grouped by scenario.  Exit status 2 for a missing or
+malformed folder.
 """
 import argparse
+import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,6 +29,18 @@ from lib.runfolder import InputError, load_run  # noqa: E402
 COMPARE_PY = "/usr/share/benchmark/compare.py"
 
 
+def readable(folder, tmp, name):
+    """@folder's samples as a file compare.py can read: its benchmarks.json,
+    or its benchmarks.json.gz decompressed to @tmp/@name (removed with @tmp)."""
+    path = benchmarks.benchmarks_file(folder)
+    if not path.endswith(".gz"):
+        return path
+    out = os.path.join(tmp, name)
+    with gzip.open(path) as src, open(out, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    return out
+
+
 def utest(a, b):
     """{name: p-value} from Google Benchmark's compare.py, or None if it is not installed."""
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
@@ -33,7 +49,7 @@ def utest(a, b):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cmp.json")
         res = subprocess.run([py, COMPARE_PY, "-a", "--no-color", "-d", out, "benchmarks",
-                              os.path.join(a, "benchmarks.json"), os.path.join(b, "benchmarks.json")],
+                              readable(a, tmp, "a.json"), readable(b, tmp, "b.json")],
                              capture_output=True, text=True)
         if res.returncode or not os.path.exists(out):
             tail = (res.stderr.strip().splitlines() or ["no output"])[-1]

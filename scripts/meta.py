@@ -117,11 +117,11 @@ def cpu_identity():
     return out
 
 
-def measured_mhz(benchmarks_json):
+def measured_mhz(folder):
     """The core clock the run measured: calib/cycle is eight dependent adds,
     eight cycles, per iteration (its median); None without it."""
     try:
-        results, _ = benchmarks.load_gb(benchmarks_json)
+        results, _ = benchmarks.load_gb(folder)
     except benchmarks.ResultsError:
         return None
     e = results.get("calib/cycle")
@@ -186,9 +186,9 @@ def main():
         except (OSError, ValueError) as e:
             sys.exit(f"meta.py: {args.update}: {e}")
         meta["elapsed_s"] = args.elapsed
-        bj = os.path.join(os.path.dirname(args.update) or ".", "benchmarks.json")
-        if isinstance(meta.get("cpu"), dict) and os.path.exists(bj):
-            meta["cpu"]["mhz_measured"] = measured_mhz(bj)
+        folder = os.path.dirname(args.update) or "."
+        if isinstance(meta.get("cpu"), dict) and os.path.exists(benchmarks.benchmarks_file(folder)):
+            meta["cpu"]["mhz_measured"] = measured_mhz(folder)
         plumbing.write_json(args.update, meta)
         return
     json.dump(describe(args), sys.stdout, indent=1)

@@ -9,6 +9,7 @@ tool and the time.  --driver takes them from the binary itself
 (`opsbench-run --list --json`: what it was built from, not what is checked
 out now); --tree from the working tree (for what is made from the sources
 now, as make report's disassembly).  The report compares them (builds()).
+benchmarks.json.gz is recorded as benchmarks.json: the same data packed.
 """
 import argparse
 import os
@@ -17,7 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import registry  # noqa: E402
 from lib.plumbing import run_main  # noqa: E402
-from lib.provenance import record, tree_commit  # noqa: E402
+from lib.provenance import present, record, tree_commit  # noqa: E402
 
 
 def main():
@@ -38,7 +39,7 @@ def main():
         commit, variant = reg.get("commit", "unknown"), args.variant or reg.get("variant", "plain")
     else:
         commit, variant = tree_commit(), args.variant or "plain"
-    missing = [f for f in args.files if not os.path.exists(os.path.join(args.dir, f))]
+    missing = [f for f in args.files if not present(args.dir, f)]
     if missing:
         sys.exit(f"provenance: {args.dir}: no {', '.join(missing)}")
     record(args.dir, args.files, commit, variant, args.tool)

@@ -3,8 +3,8 @@
 
     report.py RESULTS_DIR [--no-plots]
 
-Reads benchmarks.json and meta.json (required), and cachesim.csv,
-disasm.json, perf.csv and hyperfine.json where present.  Writes
+Reads benchmarks.json (or benchmarks.json.gz) and meta.json (required), and
+cachesim.csv, disasm.json, perf.csv and hyperfine.json where present.  Writes
 RESULTS_DIR/report.md, RESULTS_DIR/claims.json and RESULTS_DIR/plots/.
 Refuses an incomplete run (an INCOMPLETE file), and names the file for any
 input that is missing or malformed.  Exit status 2 for bad input.

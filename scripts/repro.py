@@ -5,8 +5,8 @@ and their difference, with each run's 95% interval of its ratio.
 
     repro.py A B [--match REGEX] [--tolerance PCT] [--out FILE.md]
 
-A and B are results folders (their benchmarks.json) or Google Benchmark JSON
-files.  --match keeps the scenarios whose name (mode and args) matches, by
+A and B are results folders (their benchmarks.json or benchmarks.json.gz) or
+Google Benchmark JSON files.  --match keeps the scenarios whose name (mode and args) matches, by
 default the L1- and L2-sized scenarios.  Prints a Markdown table, then the
 ratios that do not agree within --tolerance percent (default 3) again, and,
 last, how many agree, and how many of those that do not the runs themselves
@@ -30,8 +30,7 @@ from lib.sections import compare_scenario  # noqa: E402
 
 
 def load(path):
-    f = os.path.join(path, "benchmarks.json") if os.path.isdir(path) else path
-    res, _ = benchmarks.load_gb(f)
+    res, _ = benchmarks.load_gb(path)
     return {sc: compare_scenario(strat) for sc, strat in benchmarks.lookup_scenarios(res).items()}
 
 

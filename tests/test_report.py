@@ -6,6 +6,7 @@ where none does, so the verdict logic is seen to fail as well as pass; then
 malformed, missing and incomplete inputs, each of which must give one clear
 line naming the file and exit status 2, never a traceback.
 """
+import gzip
 import json
 import os
 import shutil
@@ -408,6 +409,64 @@ class TestStatistics(unittest.TestCase):
         c = stats.summarize([3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 3.6, 3.7])
         self.assertFalse(stats.differs(a, b))
         self.assertTrue(stats.differs(a, c))
+
+
+class TestPackedSamples(Fixture):
+    """A folder may hold benchmarks.json.gz instead of benchmarks.json: every
+    script reads it alike (lib/benchmarks.py read_benchmarks())."""
+
+    def packed_copy(self):
+        d = self.copy("supported")
+        path = os.path.join(d, "benchmarks.json")
+        with open(path, "rb") as f, open(path + ".gz", "wb") as out:
+            out.write(gzip.compress(f.read(), mtime=0))
+        os.unlink(path)
+        return d
+
+    def outputs(self, d):
+        res = run_report(d)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        out = {}
+        for name in ("report.md", "claims.json"):
+            with open(os.path.join(d, name), "rb") as f:
+                out[name] = f.read()
+        return out
+
+    def test_the_report_of_a_packed_copy_is_the_report_of_the_plain_one(self):
+        self.assertEqual(self.outputs(self.packed_copy()), self.outputs(self.copy("supported")))
+
+    def test_repro_and_compare_read_a_packed_copy(self):
+        plain, packed = os.path.join(FIXTURES, "supported"), self.packed_copy()
+        res = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "repro.py"), plain, packed],
+                             capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("14 of 14 ratios agree within 3%; the largest difference is 0.0%.", res.stdout)
+        out = os.path.join(packed, "cmp.md")
+        res = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare_runs.py"),
+                              self.copy("supported"), packed, "--out", out], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(out) as f:
+            self.assertRegex(f.read(), r"\| flag_gated \| 4\.99 \| 4\.99 \| 1\.000 ~ \|")
+        self.assertEqual(sorted(os.listdir(packed)), sorted(os.listdir(self.packed_copy()) + ["cmp.md"]))
+
+    def test_benchmarks_json_is_preferred_to_the_packed_file(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "benchmarks.json.gz"), "wb") as f:
+            f.write(b"not gzip")
+        self.assertEqual(self.outputs(d), self.outputs(self.copy("supported")))
+
+    def test_a_damaged_packed_file_is_named(self):
+        d = self.packed_copy()
+        path = os.path.join(d, "benchmarks.json.gz")
+        with open(path, "rb") as f:
+            data = f.read()
+        for broken in (data[: len(data) // 2], b"not gzip"):
+            with open(path, "wb") as f:
+                f.write(broken)
+            res = run_report(d)
+            self.assertEqual(res.returncode, 2, res.stderr)
+            self.assertNotIn("Traceback", res.stderr)
+            self.assertIn("benchmarks.json.gz", res.stderr)
 
 
 REPRO = os.path.join(ROOT, "scripts", "repro.py")

@@ -2,10 +2,13 @@
 counters of every benchmark, their names taken apart, and the lookup
 entries grouped by scenario.  The files and fields: docs/results.md.
 """
+import gzip
 import json
 import math
+import os
 import re
 import statistics
+import zlib
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
@@ -14,15 +17,49 @@ class ResultsError(Exception):
     """A results file that is missing or not what it should be."""
 
 
-def load_gb(path):
-    """{name: {"samples": [ns...], "counters": {...}}} from Google Benchmark JSON."""
+# A results folder's samples: make bench writes benchmarks.json;
+# scripts/pack_run.py replaces it by the same bytes gzip-compressed, which
+# every script reads alike (committed reference runs are kept that way).
+BENCHMARKS_JSON = "benchmarks.json"
+PACKED = BENCHMARKS_JSON + ".gz"
+
+
+def benchmarks_file(folder):
+    """The file holding @folder's samples: benchmarks.json, else
+    benchmarks.json.gz; benchmarks.json's path when neither exists (so that
+    the error names the file a run writes)."""
+    plain = os.path.join(folder, BENCHMARKS_JSON)
+    packed = os.path.join(folder, PACKED)
+    return packed if not os.path.exists(plain) and os.path.exists(packed) else plain
+
+
+def read_benchmarks(path):
+    """The Google Benchmark JSON document at @path, a results folder
+    (benchmarks_file()) or a file, gzip-compressed where its name ends in
+    .gz.  The one place the scripts open a benchmarks file: ResultsError
+    names the file actually read."""
+    if os.path.isdir(path):
+        path = benchmarks_file(path)
     try:
-        with open(path) as f:
-            data = json.load(f)
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+            return json.load(f)
+    except gzip.BadGzipFile as e:
+        raise ResultsError(f"{path}: not a gzip file ({e})") from None
+    except (EOFError, zlib.error) as e:
+        raise ResultsError(f"{path}: a damaged gzip file ({e or 'truncated'})") from None
     except OSError as e:
         raise ResultsError(f"{path}: {e.strerror}") from None
     except ValueError as e:
         raise ResultsError(f"{path}: not valid JSON ({e})") from None
+
+
+def load_gb(path):
+    """{name: {"samples": [ns...], "counters": {...}}}, and {name: error
+    message} of the benchmarks that failed, from the Google Benchmark JSON
+    of read_benchmarks(@path) (a results folder or a file)."""
+    if os.path.isdir(path):
+        path = benchmarks_file(path)
+    data = read_benchmarks(path)
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise ResultsError(f"{path}: no 'benchmarks' list: not Google Benchmark JSON")
     out = {}

@@ -8,12 +8,26 @@ import json
 import os
 import subprocess
 
+from .benchmarks import BENCHMARKS_JSON, PACKED
 from .plumbing import write_json
 
 # The repository: tree_commit() describes its working tree.
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 FILE = "provenance.json"
+
+
+def recorded_name(name):
+    """The name @name is recorded under: benchmarks.json for benchmarks.json.gz
+    too, which is the same bytes compressed (scripts/pack_run.py)."""
+    return BENCHMARKS_JSON if name == PACKED else name
+
+
+def present(folder, name):
+    """Whether @folder holds the file recorded as @name (benchmarks.json:
+    either form)."""
+    return any(os.path.exists(os.path.join(folder, n)) for n in
+               ((name, PACKED) if name == BENCHMARKS_JSON else (name,)))
 
 
 def tree_commit():
@@ -42,7 +56,7 @@ def record(folder, files, commit, variant, tool):
     entries = load(folder)
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     for name in files:
-        entries[name] = {"commit": commit, "variant": variant, "tool": tool, "date": now}
+        entries[recorded_name(name)] = {"commit": commit, "variant": variant, "tool": tool, "date": now}
     write_json(os.path.join(folder, FILE), {"files": dict(sorted(entries.items()))})
 
 

@@ -105,7 +105,7 @@ def load_run(d, writes=True):
         with open(inc) as f:
             raise InputError(f"{d}: incomplete run ({f.read().strip()}); refusing to report on it")
     try:
-        results, skipped = benchmarks.load_gb(os.path.join(d, "benchmarks.json"))
+        results, skipped = benchmarks.load_gb(d)
     except benchmarks.ResultsError as e:
         raise InputError(str(e)) from None
     meta = check_meta(os.path.join(d, "meta.json"), read_json(os.path.join(d, "meta.json"), required=True))
