@@ -94,14 +94,6 @@
 #include "opsbench/tsc.h"
 #include "suite.h"
 
-/*
- * Rounds between two rebuilds of every tree (new physical pages): every
- * round, so that no two rounds share a placement (at every fourth, the warm
- * L2 ratios of a 4-round block were correlated: the sd of the block means
- * was 4.1% where independent rounds would give 1.7%).
- */
-#define REBUILD_EVERY	1
-
 /* Shortest sub-sample of the throughput and latency modes, in ns. */
 #define SUB_SAMPLE_NS	20000.0
 
@@ -176,7 +168,7 @@ static int prepare_scenario(struct scenario *sc, struct ob_err *err)
 		return 0;
 	/* Every strategy's tree of this scenario lives at once: check for all of them. */
 	if (ob_check_memory(ob_strategy_count() * workload_memory_estimate(&sc->params, ob_sizing_bytes()) +
-			    ob_pollute_buffer_size(sc->pollute), sc->group, err))
+			    sc->pollute, sc->group, err))
 		return err->code;
 	if (workload_generate(&sc->params, &sc->wl, err))
 		return err->code;
@@ -249,7 +241,7 @@ static struct ob_run bench_run_state(const struct lookup_bench *b, size_t start)
 		.mode = b->mode,
 		.pollute_bytes = b->mode == OB_COLD ? b->sc->pollute : 0,
 		.pollute_buf = b->pollute_buf,
-		.pollute_size = ob_pollute_buffer_size(b->sc->pollute),
+		.pollute_size = b->sc->pollute,
 	};
 }
 
@@ -637,7 +629,7 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 			smp->pass = cfg->pass;
 			/* Whole passes start at 0; anything else where the last round left off. */
 			smp->start = (size_t)(((uint64_t)round * b->iters) % len);
-			smp->rebuild = small && round > first && round % REBUILD_EVERY == 0;
+			smp->rebuild = small && round > first;
 			bench_name(name, sizeof(name), sc, b->s, b->mode);
 			bench_push(l, &(struct ob_gb_bench) {
 				.name = name, .prepare = sample_prepare, .body = sample_body,

@@ -375,7 +375,7 @@ static void list_json(const struct ob_caches *c)
 		       "\"dir_share\":%g,\"seed\":%llu,\"paths\":%zu}",
 		       ob_size_class_name(sc->size), ob_size_class_bytes(sc->size, c), p.dentries,
 		       p.custom_share, lookup_order_name(p.order), p.zipf_s, p.path_depth,
-		       sc->cold ? "true" : "false", pollute, pollute ? ob_pollute_buffer_size(pollute) : 0,
+		       sc->cold ? "true" : "false", pollute, pollute,
 		       p.negative_share, p.case_share, p.stale_share, p.name_min, p.name_max, p.fanout,
 		       p.dir_share, (unsigned long long)p.seed, p.lookups);
 	}
@@ -498,7 +498,7 @@ int main(int argc, char **argv)
 	/* Name every flag that makes the memory needed, with its share of it. */
 	char what[192];
 	size_t tree_bytes = workload_memory_estimate(&o.wl, s->object_size);
-	size_t pollute_bytes = ob_pollute_buffer_size(o.pollute);
+	size_t pollute_bytes = o.pollute;
 
 	snprintf(what, sizeof(what),
 		 "--dentries %zu and --paths %zu (%zu MiB) with --pollute %zu (a %zu MiB buffer)",
@@ -519,7 +519,7 @@ int main(int argc, char **argv)
 	run.mode = o.mode;
 	if (o.pollute) {
 		run.pollute_bytes = o.pollute;
-		run.pollute_size = ob_pollute_buffer_size(o.pollute);
+		run.pollute_size = o.pollute;
 		run.pollute_buf = ob_pollute_alloc(o.pollute);
 		if (!run.pollute_buf) {
 			fprintf(stderr, "opsbench-run: out of memory for a %zu-byte pollution buffer\n",

@@ -84,8 +84,7 @@ struct scenario {
 	struct workload wl;
 	/*
 	 * Cold mode's pollution buffer, one for all its strategies: the same
-	 * unrelated traffic before every strategy's lookups, and no more of it
-	 * in the L2 than one sweep (ob_pollute_buffer_size()).
+	 * unrelated traffic before every strategy's lookups (ob_pollute_alloc()).
 	 */
 	unsigned char *pollute_buf;
 };

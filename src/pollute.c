@@ -73,8 +73,7 @@ void ob_pollute(struct ob_run *r)
 unsigned char *ob_pollute_alloc(size_t bytes)
 {
 	const size_t huge = 2ul << 20;
-	size_t size = ob_pollute_buffer_size(bytes);
-	size_t rounded = (size + huge - 1) & ~(huge - 1);
+	size_t rounded = (bytes + huge - 1) & ~(huge - 1);
 	void *p;
 
 	if (!rounded || posix_memalign(&p, huge, rounded))

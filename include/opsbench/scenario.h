@@ -72,7 +72,7 @@ size_t ob_size_class_dentries(enum ob_size_class size, const struct ob_caches *c
 /*
  * What "cold" means, for every instrument: twice the L1D touched before
  * each lookup, one byte per line, enough to evict the parents and the ops
- * tables from L1 (the buffer it cycles through: ob_pollute_buffer_size()).
+ * tables from L1 (a buffer of that size, swept whole: ob_pollute_alloc()).
  */
 size_t ob_cold_pollute_bytes(const struct ob_caches *c);
 

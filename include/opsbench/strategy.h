@@ -74,7 +74,7 @@ struct ob_run {
 	enum ob_mode mode;
 	size_t pollute_bytes;		/* touched before each lookup; 0: none */
 	unsigned char *pollute_buf;	/* a buffer of pollute_size bytes */
-	size_t pollute_size;
+	size_t pollute_size;		/* pollute_bytes: each lookup sweeps it whole */
 	size_t pollute_pos;		/* where the next touch starts */
 	uint64_t timed_ticks;		/* OB_COLD: timestamp ticks inside lookups, summed */
 	uint32_t *lookup_ticks;		/* OB_COLD: each lookup's ticks, in order (room for
@@ -85,21 +85,6 @@ struct ob_run {
 	void *warmup_dir;
 	const char *warmup_path;
 };
-
-/*
- * The pollution buffer for @bytes touched per lookup: the same size, swept
- * whole before each lookup.  @bytes is twice the L1D (ob_cold_pollute_bytes()),
- * so the sweep evicts every line of the L1D each time, and its touches miss
- * there themselves; what it leaves in the L2 is those bytes and no more.  A
- * buffer four times as large, cycled through, also pushed lookups' lines out
- * of the L2 in a share that depended on where its pages landed (cold L1
- * direct 30 or 34-40 ns per lookup; per-round ratios 5-8% apart instead of
- * 2%).  The one definition of "cold" every instrument uses.
- */
-static inline size_t ob_pollute_buffer_size(size_t bytes)
-{
-	return bytes;
-}
 
 struct strategy {
 	const char *name;	/* as on the command line: "flag_gated" */
@@ -160,10 +145,13 @@ const struct strategy *ob_strategy_find(const char *name);
 void ob_pollute(struct ob_run *r);
 
 /*
- * ob_pollute_alloc - a zeroed pollution buffer for @bytes touched per lookup
- * (ob_pollute_buffer_size(@bytes) long), on huge pages where the kernel
- * gives them, so that which cache sets it evicts depends on its size, not on
- * where its 4 KiB pages happen to land.  NULL when out of memory; free().
+ * ob_pollute_alloc - a zeroed pollution buffer of @bytes, the bytes touched
+ * per lookup: each lookup sweeps it whole, evicting the L1D and leaving no
+ * more than @bytes in the L2 (a larger buffer, cycled through, also evicted
+ * lookups' lines from the L2, by where its pages landed).  On huge pages
+ * where the kernel gives them, so that which cache sets it evicts depends on
+ * its size, not on where its 4 KiB pages land.  NULL when out of memory;
+ * free().  Why this size: docs/method.md#pollution.
  */
 unsigned char *ob_pollute_alloc(size_t bytes);
 
