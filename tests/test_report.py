@@ -47,6 +47,16 @@ class Fixture(unittest.TestCase):
             json.dump(data, f)
         return d
 
+    def outputs(self, d):
+        """The report.md and claims.json that report.py writes into @d."""
+        res = run_report(d)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        out = {}
+        for name in ("report.md", "claims.json"):
+            with open(os.path.join(d, name), "rb") as f:
+                out[name] = f.read()
+        return out
+
     def verdicts(self, name):
         d = self.copy(name)
         res = run_report(d)
@@ -423,15 +433,6 @@ class TestPackedSamples(Fixture):
         os.unlink(path)
         return d
 
-    def outputs(self, d):
-        res = run_report(d)
-        self.assertEqual(res.returncode, 0, res.stderr)
-        out = {}
-        for name in ("report.md", "claims.json"):
-            with open(os.path.join(d, name), "rb") as f:
-                out[name] = f.read()
-        return out
-
     def test_the_report_of_a_packed_copy_is_the_report_of_the_plain_one(self):
         self.assertEqual(self.outputs(self.packed_copy()), self.outputs(self.copy("supported")))
 
@@ -467,6 +468,43 @@ class TestPackedSamples(Fixture):
             self.assertEqual(res.returncode, 2, res.stderr)
             self.assertNotIn("Traceback", res.stderr)
             self.assertIn("benchmarks.json.gz", res.stderr)
+
+
+PACK_RUN = os.path.join(ROOT, "scripts", "pack_run.py")
+
+
+class TestPackRun(Fixture):
+    """scripts/pack_run.py FOLDER: benchmarks.json replaced by benchmarks.json.gz."""
+
+    def pack_run(self, d):
+        return subprocess.run([sys.executable, PACK_RUN, d], capture_output=True, text=True)
+
+    def test_a_folder_without_benchmarks_json_is_refused(self):
+        d = self.copy("supported")
+        os.unlink(os.path.join(d, "benchmarks.json"))
+        before = sorted(os.listdir(d))
+        res = self.pack_run(d)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("no benchmarks.json", res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+        self.assertEqual(sorted(os.listdir(d)), before)
+
+    def test_the_packed_file_decompresses_to_the_same_bytes(self):
+        d, e = self.copy("supported"), self.copy("supported")
+        with open(os.path.join(d, "benchmarks.json"), "rb") as f:
+            original = f.read()
+        for folder in (d, e):
+            res = self.pack_run(folder)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertEqual(sorted(n for n in os.listdir(folder) if n.startswith("benchmarks")),
+                             ["benchmarks.json.gz"])
+        packed = []
+        for folder in (d, e):
+            with open(os.path.join(folder, "benchmarks.json.gz"), "rb") as f:
+                packed.append(f.read())
+        self.assertEqual(gzip.decompress(packed[0]), original)
+        self.assertEqual(packed[0], packed[1])       # deterministic
+        self.assertEqual(self.outputs(d), self.outputs(self.copy("supported")))
 
 
 REPRO = os.path.join(ROOT, "scripts", "repro.py")
