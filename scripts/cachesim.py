@@ -4,18 +4,13 @@
     cachesim.py --driver BIN --out DIR [--geometry host|zen4|neoverse-n1]
                 [--lookups N] [--scenarios all|tiny|NAME,...] [--strategies a,b]
 
-The scenarios are the driver's named ones (`opsbench-run --list --json`),
-sized by the simulated geometry's caches (--caches), run by name
-(--scenario): the same definitions as the suite's.  Runs opsbench-run once
-per (scenario, strategy) under callgrind with its
-cache simulator and an explicit cache geometry.  Collection is off at start
-and toggled on entering ob_measured_lookups() (the driver's timed loop) and
-off again inside ob_pollute() (which also makes cold mode's untimed warm-up
-lookup, src/model/tree.h): only the timed lookups' own instructions and
-misses are counted, while the pollution's and the warm-up's accesses still go
-through the simulated caches, as in the timed runs.  ASLR is switched off
-(setarch -R) so that addresses, hash salts and therefore every count are the
-same on every run.
+Runs opsbench-run once per (named scenario, strategy) under callgrind's
+cache simulator with an explicit geometry, counting only the timed lookups
+(collection toggled on in ob_measured_lookups(), off in ob_pollute(), whose
+accesses still go through the simulated caches), with ASLR off so that
+every count repeats.  The scenarios are the driver's (`opsbench-run --list
+--json`), sized by the simulated caches: the suite's own definitions.
+What is counted and why: docs/method.md#counters.
 
 Writes DIR/cachesim.csv and DIR/cachesim.md (temporary names, then renamed).
 """

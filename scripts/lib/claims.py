@@ -1,6 +1,6 @@
 """claims.py - the article's claims, each tested against a results folder.
 
-Every claim function takes the loaded data (see report.load_run) and returns
+Every claim function takes the loaded data (runfolder.load_run()) and returns
 a dict: claim, test (what was measured), numbers (lines), and verdict, one
 of "supported", "not supported", "depends on <condition>", or
 "not tested: <what is missing>".  The verdict comes from the data alone:
@@ -18,6 +18,8 @@ of "supported", "not supported", "depends on <condition>", or
 - simulated counts are exact: a difference of more than 0.05 per lookup
   counts;
 - static instruction counts and object sizes are compared as they are.
+
+The statistics behind the timed verdicts: docs/method.md#statistics.
 """
 from . import benchmarks, stats
 

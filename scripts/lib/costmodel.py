@@ -8,23 +8,10 @@ from the simulated counts and the machine's own calibrations:
         + d(mispredicts)         x the calibrated mispredict penalty
         + d(indirect branches)   x the build's extra cost of an indirect call
 
-The counts are callgrind's (cachesim.csv: instructions, D1 read misses (a
-store that misses retires into the store buffer and stalls nothing), LL
-misses, and its branch simulator's mispredicts and indirect branches per
-lookup) for
-the named scenario with the same size class, custom share, order and
-coldness as the timed one.  The latencies are the pointer chase's
-(calib/chase: the smallest working set for L1, the first one past the
-L1D for L2, the largest for memory), the penalty twice the difference of
-calib/branch/random and /predictable, the hardening cost the build's
-dispatch/indirect/targets:1/order:predictable minus its dispatch/direct_call
-(0 in the plain build, where an indirect call is only its instructions).
-
-Measured: the paired per-round difference (median, 95% bootstrap CI) of
-the strategy against the scenario's baseline in the same build.  A
-prediction holds when it is within 25% of the measured difference or
-inside its CI, whichever is wider.  Where it does not, the report names
-the largest term: the model's likely culprit.
+against the paired difference measured in the same build.  A prediction
+holds within 25% of the measurement or inside its interval; where it does
+not, the report names the largest term.  Which counts and which latencies:
+docs/method.md#the-cost-model.
 """
 from . import benchmarks, stats
 

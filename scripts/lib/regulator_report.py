@@ -1,5 +1,5 @@
-"""regulator_report.py - the report's second case study (the regulator) and the two
-case studies side by side ("Where dispatch stops mattering").
+"""regulator_report.py - the report's second case study (the regulator) and
+the two case studies side by side ("Where dispatch stops mattering").
 
 Regulator benchmarks (bench/regulator.c) are plain repetitions: each
 strategy's median ns per call with its 95% CI (stats.summarize), and the
@@ -7,7 +7,8 @@ difference to the regulator baseline (null_tested, the commit's own code)
 with its share of the path's time.  Side by side, for each path: the
 spread of the strategies (slowest median minus fastest) as a share of the
 baseline path's time; for the dentry lookups the same from the 10th
-percentiles of the warm L1 and L2 scenarios.
+percentiles of the warm L1 and L2 scenarios.  The case study itself:
+docs/regulator.md.
 """
 from . import benchmarks, stats
 from .markdown import fmt, table
