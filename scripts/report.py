@@ -67,7 +67,7 @@ def main():
              "labelled measured (PMU) or simulated (callgrind).\n",
              "## Claims of the article\n",
              "Neil Brown, \"Object-oriented design patterns in the kernel, part 1\" (LWN, 2011). Each "
-             "verdict is derived by `scripts/claims.py` from the data, not written by hand; a timed "
+             "verdict is derived by `scripts/lib/claims.py` from the data, not written by hand; a timed "
              "verdict states the smallest difference its data could have detected (MDE), and a claim "
              "that holds by construction says so.\n"]
     for i, c in enumerate(verdicts, 1):

@@ -77,7 +77,7 @@ class Plotter:
         with open(os.path.join(self.dir, stem + ".dat"), "w") as f:
             f.write(data)
         with open(os.path.join(self.dir, stem + ".gp"), "w") as f:
-            f.write(f"# {title}\n# data: {stem}.dat; drawn by scripts/plots.py\n")
+            f.write(f"# {title}\n# data: {stem}.dat; drawn by scripts/lib/plots.py\n")
             f.write(f"datafile = '{stem}.dat'\n")
             f.write(body)
         driver = (f"set terminal pngcairo size 1100,620 noenhanced font 'DejaVu Sans,11'\n"
