@@ -513,70 +513,95 @@ static void bench_name(char *buf, size_t len, const struct scenario *sc, const s
 		 sc->group + strlen("lookup/"));
 }
 
-void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l, bool run)
+/* The timing modes of @sc: throughput and latency, or cold alone where it pollutes. */
+static size_t scenario_modes(const struct scenario *sc, const enum ob_mode **modes)
 {
 	static const enum ob_mode warm_modes[] = { OB_THROUGHPUT, OB_LATENCY };
 	static const enum ob_mode cold_modes[] = { OB_COLD };
-	const enum ob_mode *modes = sc->pollute ? cold_modes : warm_modes;
-	size_t n_modes = sc->pollute ? ARRAY_SIZE(cold_modes) : ARRAY_SIZE(warm_modes);
+
+	*modes = sc->pollute ? cold_modes : warm_modes;
+	return sc->pollute ? ARRAY_SIZE(cold_modes) : ARRAY_SIZE(warm_modes);
+}
+
+/* @sc's benchmarks, mode by mode, every strategy that can run it; their number in *@n. */
+static struct lookup_bench *scenario_benches(struct scenario *sc, size_t *n)
+{
+	const enum ob_mode *modes;
+	size_t n_modes = scenario_modes(sc, &modes);
 	struct lookup_bench *benches = xcalloc(n_modes * ob_strategy_count(), sizeof(*benches));
 	const struct strategy *s;
-	size_t n = 0, i;
-	char name[256];
+	size_t i;
 
+	*n = 0;
 	for (size_t m = 0; m < n_modes; m++)
 		for_each_strategy(s, i) {
 			if (!s->custom_ops && sc->params.custom_share > 0)
 				continue;
-			benches[n++] = (struct lookup_bench) { .sc = sc, .s = s, .mode = modes[m] };
+			benches[(*n)++] = (struct lookup_bench) { .sc = sc, .s = s, .mode = modes[m] };
 		}
-	if (!run) {
-		for (size_t k = 0; k < n; k++) {
-			bench_name(name, sizeof(name), sc, benches[k].s, benches[k].mode);
-			bench_add(l, name, NULL, NULL, NULL, NULL);
-		}
-		free(benches);
-		return;
-	}
+	return benches;
+}
 
-	/* Build every tree, size the samples on each mode's baseline. */
+void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l)
+{
+	size_t n;
+	struct lookup_bench *benches = scenario_benches(sc, &n);
+	char name[256];
+
+	(void)cfg;
+	for (size_t k = 0; k < n; k++) {
+		bench_name(name, sizeof(name), sc, benches[k].s, benches[k].mode);
+		bench_add(l, name, NULL, NULL, NULL, NULL);
+	}
+	free(benches);
+}
+
+/*
+ * The scenario and every tree of @benches built.  0, or -errno: then
+ * nothing is left built, and every benchmark is listed in @l as skipped
+ * with the reason (the group goes on).
+ */
+static int build_all(struct scenario *sc, struct lookup_bench *benches, size_t n, struct bench_list *l)
+{
 	struct ob_err err = { 0 };
 	int ret = prepare_scenario(sc, &err);
+	char name[256], *why;
 
 	for (size_t k = 0; k < n && !ret; k++)
 		ret = bench_build(&benches[k], &err);
-	if (ret) {
-		/* Each benchmark is reported skipped with the reason; the group goes on. */
-		char *why = strdup(err.msg);
-
-		fprintf(stderr, "opsbench-suite: %s: %s\n", sc->group, err.msg);
-		for (size_t k = 0; k < n; k++) {
-			if (benches[k].tree)
-				benches[k].s->destroy(benches[k].tree);
-			bench_name(name, sizeof(name), sc, benches[k].s, benches[k].mode);
-			bench_push(l, &(struct ob_gb_bench) {
-				.name = name, .prepare = refuse_prepare, .iterations = 1,
-				.arg = why ? why : (char *)"cannot set up",
-			});
-		}
-		free(sc->pollute_buf);
-		sc->pollute_buf = NULL;
-		free(benches);
-		return;
+	if (!ret)
+		return 0;
+	why = strdup(err.msg);
+	fprintf(stderr, "opsbench-suite: %s: %s\n", sc->group, err.msg);
+	for (size_t k = 0; k < n; k++) {
+		if (benches[k].tree)
+			benches[k].s->destroy(benches[k].tree);
+		bench_name(name, sizeof(name), sc, benches[k].s, benches[k].mode);
+		bench_push(l, &(struct ob_gb_bench) {
+			.name = name, .prepare = refuse_prepare, .iterations = 1,
+			.arg = why ? why : (char *)"cannot set up",
+		});
 	}
-	pmu_open(&pmu, getenv("OPSBENCH_PMU_QUIET") ? NULL : stderr);
-	ob_cycle_ns();
-	ob_ts_ns_per_tick();
-	ob_ts_overhead_ticks();
+	free(sc->pollute_buf);
+	sc->pollute_buf = NULL;
+	return ret;
+}
+
+/* Lookups per sample and per sub-sample of every benchmark, sized on its mode's baseline. */
+static void size_samples(const struct suite_cfg *cfg, struct scenario *sc,
+			 struct lookup_bench *benches, size_t n)
+{
+	const enum ob_mode *modes;
+	size_t n_modes = scenario_modes(sc, &modes);
+
 	for (size_t m = 0; m < n_modes; m++) {
 		struct lookup_bench *base = NULL;
+		uint64_t iters, sub_iters;
 
 		/* The baseline where it runs, else the first strategy. */
 		for (size_t k = 0; k < n; k++)
 			if (benches[k].mode == modes[m] && (!base || benches[k].s->baseline))
 				base = &benches[k];
-		uint64_t iters, sub_iters;
-
 		sample_iters(cfg, base, &iters, &sub_iters);
 		for (size_t k = 0; k < n; k++)
 			if (benches[k].mode == modes[m]) {
@@ -586,9 +611,13 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 					benches[k].ticks = xcalloc(iters, sizeof(*benches[k].ticks));
 			}
 	}
+}
 
-	/* The sweeps: each mode's benchmarks, measured together. */
-	bool small = sc->params.dentries * ob_sizing_bytes() <= 2 * cfg->caches.l2;
+/* The sweeps: each mode's benchmarks, measured together; @small: trees up to twice the L2. */
+static void make_sweeps(struct scenario *sc, struct lookup_bench *benches, size_t n, bool small)
+{
+	const enum ob_mode *modes;
+	size_t n_modes = scenario_modes(sc, &modes);
 
 	for (size_t m = 0; m < n_modes; m++) {
 		struct sweep *sw = xcalloc(1, sizeof(*sw));
@@ -602,15 +631,23 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 				benches[k].sweep = sw;
 			}
 	}
+}
 
-	/* The rounds: every benchmark once per round, in a shuffled order. */
+/*
+ * The rounds of this process's slice (--pass), numbered as in the whole
+ * run: every benchmark once per round, in an order shuffled anew each
+ * round; trees up to twice the L2 (@small) are built anew every round but
+ * the slice's first.  The method: docs/method.md#rounds.
+ */
+static void push_rounds(const struct suite_cfg *cfg, struct scenario *sc,
+			struct lookup_bench *benches, size_t n, bool small, struct bench_list *l)
+{
 	uint32_t *order = xcalloc(n, sizeof(*order));
-
 	unsigned int rounds = sc->pollute ? cfg->cold_rounds : cfg->rounds;
-
-	/* This process's slice of the rounds (--pass), numbered as in the whole run. */
 	unsigned int first = (unsigned int)((uint64_t)rounds * (cfg->pass - 1) / cfg->passes);
 	unsigned int last = (unsigned int)((uint64_t)rounds * cfg->pass / cfg->passes);
+	size_t len = sc->wl.n_lookups ? sc->wl.n_lookups : 1;
+	char name[256];
 
 	for (unsigned int round = first; round < last; round++) {
 		struct ob_rng rng;
@@ -622,7 +659,6 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 		for (size_t k = 0; k < n; k++) {
 			struct lookup_bench *b = &benches[order[k]];
 			struct lookup_sample *smp = xcalloc(1, sizeof(*smp));
-			size_t len = sc->wl.n_lookups ? sc->wl.n_lookups : 1;
 
 			smp->b = b;
 			smp->round = round;
@@ -640,6 +676,25 @@ void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_
 		}
 	}
 	free(order);
+}
+
+void lookup_schedule(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l)
+{
+	size_t n;
+	struct lookup_bench *benches = scenario_benches(sc, &n);
+	bool small = sc->params.dentries * ob_sizing_bytes() <= 2 * cfg->caches.l2;
+
+	if (build_all(sc, benches, n, l)) {
+		free(benches);
+		return;
+	}
+	pmu_open(&pmu, getenv("OPSBENCH_PMU_QUIET") ? NULL : stderr);
+	ob_cycle_ns();
+	ob_ts_ns_per_tick();
+	ob_ts_overhead_ticks();
+	size_samples(cfg, sc, benches, n);
+	make_sweeps(sc, benches, n, small);
+	push_rounds(cfg, sc, benches, n, small, l);
 }
 
 /* ---- the matrix ---- */

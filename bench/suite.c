@@ -141,8 +141,10 @@ static const struct bench_list *group_list(const struct suite_cfg *cfg, struct g
 {
 	struct bench_list *l = &g->list;
 
-	if (g->sc)
-		lookup_list(cfg, g->sc, l, run);
+	if (g->sc && run)
+		lookup_schedule(cfg, g->sc, l);
+	else if (g->sc)
+		lookup_list(cfg, g->sc, l);
 	else if (!strcmp(g->name, "calib"))
 		calib_list(cfg, l);
 	else if (!strcmp(g->name, "regulator"))

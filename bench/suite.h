@@ -93,12 +93,17 @@ struct scenario {
 size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out);
 
 /*
- * List the benchmarks of each group.  lookup_list() with @run set also
- * builds the scenario's trees and sizes its samples (the benchmarks it
- * lists are then the rounds to run); without, it only names them.  Returns
- * 0, or exits with a message when the scenario cannot be built.
+ * List the benchmarks of each group, by name: what --list prints and
+ * --filter matches.  Returns only when listed.
  */
-void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l, bool run);
+void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l);
+/*
+ * The benchmarks of lookup group @sc to run: its trees built, its samples
+ * sized, one benchmark per sample of every round of this process's slice.
+ * Where the scenario cannot be set up, every benchmark is listed skipped
+ * with the reason.
+ */
+void lookup_schedule(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l);
 void dispatch_list(const struct suite_cfg *cfg, struct bench_list *l);
 void calib_list(const struct suite_cfg *cfg, struct bench_list *l);
 void regulator_list(const struct suite_cfg *cfg, struct bench_list *l);
