@@ -61,19 +61,12 @@ static void *carve(unsigned char *base, size_t *used, size_t bytes)
 	return p;
 }
 
-int tree_alloc(const struct workload *wl, const struct strategy *s,
-	       struct ob_tree **out, struct ob_err *err)
+/* @t's sizes from @wl and @s; returns the bytes its mapping holds, each part on its own lines. */
+static size_t tree_size(struct ob_tree *t, const struct workload *wl, const struct strategy *s)
 {
-	struct ob_tree *t = calloc(1, sizeof(*t));
 	const size_t table = OB_D_HASH_BUCKETS * sizeof(struct hlist_bl_head);
-	size_t ext = 0, used = 0, need;
-	unsigned char *base;
-	struct ob_rng rng;
-	unsigned int k;
+	size_t ext = 0;
 
-	*out = NULL;
-	if (!t)
-		return ob_errorf(err, -ENOMEM, "%s: out of memory", s->name);
 	t->strategy = s;
 	t->wl = wl;
 	t->n = wl->n_nodes;
@@ -83,15 +76,82 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 			ext += wl->nodes[i].name_len + 1u;
 	t->ext_names_size = ext ? ext + NAME_PAD : 0;
 	t->n_prepared = wl->n_lookups;
-
-	/* What the mapping holds, each part on its own lines. */
-	need = table + round_up(PERS_COUNT * sizeof(*t->sb), L1_CACHE_BYTES) +
+	return table + round_up(PERS_COUNT * sizeof(*t->sb), L1_CACHE_BYTES) +
 	       round_up(t->n * t->stride, L1_CACHE_BYTES) +
 	       round_up(t->n * sizeof(*t->inodes), L1_CACHE_BYTES) +
 	       round_up(t->ext_names_size + 1, L1_CACHE_BYTES) +
 	       round_up(t->n_prepared * sizeof(*t->prepared) + 1, L1_CACHE_BYTES) +
 	       round_up(wl->paths_len + NAME_PAD, L1_CACHE_BYTES) +
 	       round_up(tree_warmup_bytes(t->stride), L1_CACHE_BYTES);
+}
+
+/* The first free waiting slot, or OB_TREE_SLOTS when every one is taken. */
+static unsigned int free_slot(void)
+{
+	unsigned int k;
+
+	for (k = 1; k < OB_TREE_SLOTS && (parked_slots & (UINT64_C(1) << k)); k++)
+		;
+	return k;
+}
+
+/*
+ * Map @t (@need bytes, t->map_bytes rounded) at the base, where the tree
+ * that was there leaves for its slot.  0, or -errno (@err says why).
+ */
+static int map_tree(struct ob_tree *t, size_t need, unsigned char **base, struct ob_err *err)
+{
+	int e;
+
+	if (resident)
+		move_tree(resident, slot_addr(0), slot_addr(resident->park));
+	resident = NULL;
+	*base = mmap(slot_addr(0), t->map_bytes, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
+	if (*base == slot_addr(0))
+		return 0;
+	e = *base == MAP_FAILED ? errno : EEXIST;
+	if (*base != MAP_FAILED)
+		munmap(*base, t->map_bytes);
+	if (e == ENOMEM)
+		return ob_errorf(err, -ENOMEM, "%s: out of memory for a tree of %zu dentries (%zu MiB mapped)",
+				 t->strategy->name, t->wl->n_nodes, round_up(need, HUGE_PAGE) >> 20);
+	return ob_errorf(err, -e, "cannot map a %zu-byte tree at %p: %s", need, slot_addr(0),
+			 e == EEXIST ? "the address is taken" : strerror(e));
+}
+
+/* Hand out @base's parts to @t, in the order tree_size() counted them. */
+static void carve_parts(struct ob_tree *t, unsigned char *base)
+{
+	const struct workload *wl = t->wl;
+	size_t used = 0;
+
+	carve(base, &used, OB_D_HASH_BUCKETS * sizeof(struct hlist_bl_head));	/* OB_D_HASHTABLE */
+	t->sb = carve(base, &used, PERS_COUNT * sizeof(*t->sb));
+	t->arena = carve(base, &used, t->n * t->stride);
+	t->inodes = carve(base, &used, t->n * sizeof(*t->inodes));
+	t->ext_names = t->ext_names_size ? carve(base, &used, t->ext_names_size) : NULL;
+	t->prepared = carve(base, &used, t->n_prepared * sizeof(*t->prepared));
+	t->paths = carve(base, &used, wl->paths_len + NAME_PAD);
+	if (wl->paths_len)
+		memcpy(t->paths, wl->paths, wl->paths_len);
+	t->warmup = carve(base, &used, tree_warmup_bytes(t->stride));
+}
+
+int tree_alloc(const struct workload *wl, const struct strategy *s,
+	       struct ob_tree **out, struct ob_err *err)
+{
+	struct ob_tree *t = calloc(1, sizeof(*t));
+	unsigned char *base;
+	struct ob_rng rng;
+	unsigned int k;
+	size_t need;
+	int ret;
+
+	*out = NULL;
+	if (!t)
+		return ob_errorf(err, -ENOMEM, "%s: out of memory", s->name);
+	need = tree_size(t, wl, s);
 	t->map_bytes = round_up(need, HUGE_PAGE);
 	if (t->map_bytes > OB_TREE_SLOT_BYTES) {
 		free(t);
@@ -99,8 +159,7 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 				 s->name, wl->n_nodes, round_up(need, HUGE_PAGE) >> 20,
 				 OB_TREE_SLOT_BYTES >> 20);
 	}
-	for (k = 1; k < OB_TREE_SLOTS && (parked_slots & (UINT64_C(1) << k)); k++)
-		;
+	k = free_slot();
 	if (k == OB_TREE_SLOTS) {
 		free(t);
 		return ob_errorf(err, -ENOSPC, "%s: %u trees exist already, the most one process may hold",
@@ -112,25 +171,12 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 		return ob_errorf(err, -ENOMEM, "%s: out of memory for a tree of %zu dentries",
 				 s->name, wl->n_nodes);
 	}
-
 	/* The new tree is built in place: whatever was there waits in its slot. */
-	if (resident)
-		move_tree(resident, slot_addr(0), slot_addr(resident->park));
-	resident = NULL;
-	base = mmap(slot_addr(0), t->map_bytes, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
-	if (base != slot_addr(0)) {
-		int e = base == MAP_FAILED ? errno : EEXIST;
-
-		if (base != MAP_FAILED)
-			munmap(base, t->map_bytes);
+	ret = map_tree(t, need, &base, err);
+	if (ret) {
 		free(t->slot);
 		free(t);
-		if (e == ENOMEM)
-			return ob_errorf(err, -ENOMEM, "%s: out of memory for a tree of %zu dentries (%zu MiB mapped)",
-					 s->name, wl->n_nodes, round_up(need, HUGE_PAGE) >> 20);
-		return ob_errorf(err, -e, "cannot map a %zu-byte tree at %p: %s", need, slot_addr(0),
-				 e == EEXIST ? "the address is taken" : strerror(e));
+		return ret;
 	}
 	/*
 	 * Large pages where the kernel gives them, as the kernel's own table and
@@ -141,17 +187,7 @@ int tree_alloc(const struct workload *wl, const struct strategy *s,
 	parked_slots |= UINT64_C(1) << k;
 	t->park = k;
 	resident = t;
-
-	carve(base, &used, table);	/* OB_D_HASHTABLE */
-	t->sb = carve(base, &used, PERS_COUNT * sizeof(*t->sb));
-	t->arena = carve(base, &used, t->n * t->stride);
-	t->inodes = carve(base, &used, t->n * sizeof(*t->inodes));
-	t->ext_names = ext ? carve(base, &used, t->ext_names_size) : NULL;
-	t->prepared = carve(base, &used, t->n_prepared * sizeof(*t->prepared));
-	t->paths = carve(base, &used, wl->paths_len + NAME_PAD);
-	if (wl->paths_len)
-		memcpy(t->paths, wl->paths, wl->paths_len);
-	t->warmup = carve(base, &used, tree_warmup_bytes(t->stride));
+	carve_parts(t, base);
 
 	/* Scatter the dentries over the arena (a seeded shuffle). */
 	ob_rng_seed(&rng, wl->params.seed ^ 0x5eedd3a7u);
