@@ -1,19 +1,35 @@
 """costmodel.py - a first-order model of every measured lookup difference,
-from the simulated counts and the machine's own calibrations:
+from the simulated counts and the machine's own calibrations, set against
+the paired difference measured in the same build.  The model is EXPLAINED
+below, as the report prints it; why these terms: docs/method.md#the-cost-model.
+"""
+from . import benchmarks, stats
 
-    predicted(strategy - baseline) =
+# The model as the report explains it, above its table.
+EXPLAINED = """predicted(strategy - baseline) =
           d(instructions)        / (baseline's instructions per ns, same mode, warm)
         + d(D1 read misses)      x (L2 load latency - L1 load latency)
         + d(LL misses)           x (memory load latency - L2 load latency)
         + d(mispredicts)         x the calibrated mispredict penalty
         + d(indirect branches)   x the build's extra cost of an indirect call
 
-against the paired difference measured in the same build.  A prediction
-holds within 25% of the measurement or inside its interval; where it does
-not, the report names the largest term.  Which counts and which latencies:
-docs/method.md#the-cost-model.
-"""
-from . import benchmarks, stats
+The counts are callgrind's (cachesim.csv: instructions, D1 read misses (a
+store that misses retires into the store buffer and stalls nothing), LL
+misses, and its branch simulator's mispredicts and indirect branches per
+lookup) for
+the named scenario with the same size class, custom share, order and
+coldness as the timed one.  The latencies are the pointer chase's
+(calib/chase: the smallest working set for L1, the first one past the
+L1D for L2, the largest for memory), the penalty twice the difference of
+calib/branch/random and /predictable, the hardening cost the build's
+dispatch/indirect/targets:1/order:predictable minus its dispatch/direct_call
+(0 in the plain build, where an indirect call is only its instructions).
+
+Measured: the paired per-round difference (median, 95% bootstrap CI) of
+the strategy against the scenario's baseline in the same build.  A
+prediction holds when it is within 25% of the measured difference or
+inside its CI, whichever is wider.  Where it does not, the report names
+the largest term: the model's likely culprit."""
 
 TERMS = ("instructions", "D1 misses", "LL misses", "mispredicts", "hardening")
 
@@ -126,7 +142,7 @@ def model(data, baseline_of, scenarios):
 
 def section(data, baseline_of, scenarios):
     rows, why = model(data, baseline_of, scenarios)
-    head = ("## Cost model: predicted against measured\n\n" + __doc__.split("\n\n", 1)[1].strip() + "\n\n")
+    head = ("## Cost model: predicted against measured\n\n" + EXPLAINED + "\n\n")
     if not rows:
         return head + f"Not computed: {why}.\n"
     cal = calibration(data["results"], data["meta"])
