@@ -196,6 +196,71 @@ static unsigned int parse_personalities(const char *s)
 	return mask;
 }
 
+/* Flag @c, as getopt_long() just returned it (its value in optarg), over @o; exits on bad input. */
+static void parse_flag(int c, char **argv, struct options *o)
+{
+	switch (c) {
+	case OPT_SCENARIO:
+	case OPT_CACHES:	break;
+	case OPT_JSON:		o->json = 1; break;
+	case OPT_STRATEGY:	o->strategy = optarg; break;
+	case OPT_LOOKUPS:	o->lookups = parse_count("lookups", optarg, 1ull << 40); break;
+	case OPT_DENTRIES:	o->wl.dentries = parse_count("dentries", optarg, WL_MAX_DENTRIES); break;
+	case OPT_SEED:		o->wl.seed = parse_count("seed", optarg, UINT64_MAX); break;
+	case OPT_FANOUT:	o->wl.fanout = (unsigned int)parse_count("fanout", optarg, WL_MAX_FANOUT); break;
+	case OPT_DIR_SHARE:	o->wl.dir_share = parse_real("dir-share", optarg, 0, 1); break;
+	case OPT_NAME_MIN:	o->wl.name_min = (unsigned int)parse_count("name-min", optarg, 255); break;
+	case OPT_NAME_MAX:	o->wl.name_max = (unsigned int)parse_count("name-max", optarg, 255); break;
+	case OPT_CUSTOM:	o->wl.custom_share = parse_real("custom", optarg, 0, 1); break;
+	case OPT_PERS:		o->wl.custom_mask = parse_personalities(optarg); break;
+	case OPT_DEPTH:		o->wl.path_depth = (unsigned int)parse_count("depth", optarg, WL_MAX_DEPTH); break;
+	case OPT_ORDER: {
+		int ord = lookup_order_from_name(optarg);
+
+		if (ord < 0)
+			bad("order", optarg, "expected sorted, uniform or zipf");
+		o->wl.order = (enum lookup_order)ord;
+		break;
+	}
+	case OPT_ZIPF:		o->wl.zipf_s = parse_real("zipf", optarg, 1e-9, 10); break;
+	case OPT_NEGATIVE:	o->wl.negative_share = parse_real("negative", optarg, 0, 1); break;
+	case OPT_CASE:		o->wl.case_share = parse_real("case", optarg, 0, 1); break;
+	case OPT_STALE:		o->wl.stale_share = parse_real("stale", optarg, 0, 1); break;
+	case OPT_PATHS:		o->wl.lookups = parse_count("paths", optarg, WL_MAX_LOOKUPS); break;
+	case OPT_POLLUTE:	o->pollute = parse_bytes("pollute", optarg); break;
+	case OPT_MODE: {
+		int m;
+
+		for (m = 0; m < OB_MODE_COUNT; m++)
+			if (!strcmp(optarg, ob_mode_name((enum ob_mode)m)))
+				break;
+		if (m == OB_MODE_COUNT)
+			bad("mode", optarg, "expected throughput, latency or cold");
+		o->mode = (enum ob_mode)m;
+		break;
+	}
+	case OPT_LIST:		o->list = 1; break;
+	case OPT_NO_PMU:	o->no_pmu = 1; break;
+	case OPT_STACK_OFFSET:
+		o->stack_offset = (unsigned int)parse_count("stack-offset", optarg, 4096);
+		if (o->stack_offset % 16)
+			bad("stack-offset", optarg, "expected a multiple of 16");
+		break;
+	case OPT_HELP:		usage(stdout); exit(0);
+	case ':':
+		fprintf(stderr, "opsbench-run: %s needs a value (see --help)\n", argv[optind - 1]);
+		exit(EXIT_USAGE);
+	default:
+		fprintf(stderr, "opsbench-run: unknown option '%s' (see --help)\n", argv[optind - 1]);
+		exit(EXIT_USAGE);
+	}
+}
+
+/*
+ * The command line into @o: first the base (the caches, then the named
+ * scenario sized by them), then every other flag over it.  Exits with a
+ * message on bad input.
+ */
 static void parse(int argc, char **argv, struct options *o)
 {
 	struct option longopts[ARRAY_SIZE(flags) + 1] = { 0 };
@@ -207,7 +272,6 @@ static void parse(int argc, char **argv, struct options *o)
 	o->lookups = 1000000;
 	ob_read_caches(&o->caches, "");
 	opterr = 0;
-	/* First the base: the caches, then the named scenario sized by them. */
 	while ((c = getopt_long(argc, argv, ":s:l:n:h", longopts, NULL)) != -1) {
 		struct ob_err err = { 0 };
 
@@ -220,65 +284,9 @@ static void parse(int argc, char **argv, struct options *o)
 	}
 	if (o->scenario)
 		ob_scenario_params(o->scenario, &o->caches, &o->wl, &o->pollute);
-	/* Then every other flag, over the base. */
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":s:l:n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SCENARIO:
-		case OPT_CACHES:	break;
-		case OPT_JSON:		o->json = 1; break;
-		case OPT_STRATEGY:	o->strategy = optarg; break;
-		case OPT_LOOKUPS:	o->lookups = parse_count("lookups", optarg, 1ull << 40); break;
-		case OPT_DENTRIES:	o->wl.dentries = parse_count("dentries", optarg, WL_MAX_DENTRIES); break;
-		case OPT_SEED:		o->wl.seed = parse_count("seed", optarg, UINT64_MAX); break;
-		case OPT_FANOUT:	o->wl.fanout = (unsigned int)parse_count("fanout", optarg, WL_MAX_FANOUT); break;
-		case OPT_DIR_SHARE:	o->wl.dir_share = parse_real("dir-share", optarg, 0, 1); break;
-		case OPT_NAME_MIN:	o->wl.name_min = (unsigned int)parse_count("name-min", optarg, 255); break;
-		case OPT_NAME_MAX:	o->wl.name_max = (unsigned int)parse_count("name-max", optarg, 255); break;
-		case OPT_CUSTOM:	o->wl.custom_share = parse_real("custom", optarg, 0, 1); break;
-		case OPT_PERS:		o->wl.custom_mask = parse_personalities(optarg); break;
-		case OPT_DEPTH:		o->wl.path_depth = (unsigned int)parse_count("depth", optarg, WL_MAX_DEPTH); break;
-		case OPT_ORDER: {
-			int ord = lookup_order_from_name(optarg);
-
-			if (ord < 0)
-				bad("order", optarg, "expected sorted, uniform or zipf");
-			o->wl.order = (enum lookup_order)ord;
-			break;
-		}
-		case OPT_ZIPF:		o->wl.zipf_s = parse_real("zipf", optarg, 1e-9, 10); break;
-		case OPT_NEGATIVE:	o->wl.negative_share = parse_real("negative", optarg, 0, 1); break;
-		case OPT_CASE:		o->wl.case_share = parse_real("case", optarg, 0, 1); break;
-		case OPT_STALE:		o->wl.stale_share = parse_real("stale", optarg, 0, 1); break;
-		case OPT_PATHS:		o->wl.lookups = parse_count("paths", optarg, WL_MAX_LOOKUPS); break;
-		case OPT_POLLUTE:	o->pollute = parse_bytes("pollute", optarg); break;
-		case OPT_MODE: {
-			int m;
-
-			for (m = 0; m < OB_MODE_COUNT; m++)
-				if (!strcmp(optarg, ob_mode_name((enum ob_mode)m)))
-					break;
-			if (m == OB_MODE_COUNT)
-				bad("mode", optarg, "expected throughput, latency or cold");
-			o->mode = (enum ob_mode)m;
-			break;
-		}
-		case OPT_LIST:		o->list = 1; break;
-		case OPT_NO_PMU:	o->no_pmu = 1; break;
-		case OPT_STACK_OFFSET:
-			o->stack_offset = (unsigned int)parse_count("stack-offset", optarg, 4096);
-			if (o->stack_offset % 16)
-				bad("stack-offset", optarg, "expected a multiple of 16");
-			break;
-		case OPT_HELP:		usage(stdout); exit(0);
-		case ':':
-			fprintf(stderr, "opsbench-run: %s needs a value (see --help)\n", argv[optind - 1]);
-			exit(EXIT_USAGE);
-		default:
-			fprintf(stderr, "opsbench-run: unknown option '%s' (see --help)\n", argv[optind - 1]);
-			exit(EXIT_USAGE);
-		}
-	}
+	while ((c = getopt_long(argc, argv, ":s:l:n:h", longopts, NULL)) != -1)
+		parse_flag(c, argv, o);
 	if (optind < argc) {
 		fprintf(stderr, "opsbench-run: unexpected argument '%s' (see --help)\n", argv[optind]);
 		exit(EXIT_USAGE);
@@ -444,21 +452,168 @@ static void measure(void *arg)
 	m->run = run;
 }
 
+/* The strategy @o names, once the options agree with each other; exits with a message when not. */
+static const struct strategy *check_options(const struct options *o)
+{
+	const struct strategy *s;
+
+	if (!o->strategy) {
+		fprintf(stderr, "opsbench-run: --strategy is required (one of the names --list prints)\n");
+		exit(EXIT_USAGE);
+	}
+	if (o->mode == OB_COLD && !o->pollute) {
+		fprintf(stderr, "opsbench-run: --mode cold: needs --pollute BYTES (what evicts the lines between lookups)\n");
+		exit(EXIT_USAGE);
+	}
+	s = ob_strategy_find(o->strategy);
+	if (!s) {
+		fprintf(stderr, "opsbench-run: --strategy '%s': no such strategy (see --list)\n", o->strategy);
+		exit(EXIT_USAGE);
+	}
+	return s;
+}
+
+/*
+ * The workload, @s's tree of it, and the pollution buffer, once the memory
+ * they need is there.  0, or the exit status after saying why.
+ */
+static int set_up(const struct options *o, const struct strategy *s, struct workload *wl,
+		  struct ob_tree **tree, struct ob_run *run)
+{
+	struct ob_err err = { 0 };
+	char what[192];
+	size_t tree_bytes = workload_memory_estimate(&o->wl, s->object_size);
+
+	if (workload_params_check(&o->wl, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	/* Name every flag that makes the memory needed, with its share of it. */
+	snprintf(what, sizeof(what),
+		 "--dentries %zu and --paths %zu (%zu MiB) with --pollute %zu (a %zu MiB buffer)",
+		 o->wl.dentries, o->wl.lookups, tree_bytes >> 20, o->pollute, o->pollute >> 20);
+	if (ob_check_memory(tree_bytes + o->pollute, what, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (workload_generate(&o->wl, wl, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		return err.code == -EINVAL ? EXIT_USAGE : 1;
+	}
+	if (s->build(wl, tree, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		workload_free(wl);
+		return err.code == -EINVAL ? EXIT_USAGE : 1;
+	}
+	run->mode = o->mode;
+	if (o->pollute) {
+		run->pollute_bytes = o->pollute;
+		run->pollute_size = o->pollute;
+		run->pollute_buf = ob_pollute_alloc(o->pollute);
+		if (!run->pollute_buf) {
+			fprintf(stderr, "opsbench-run: out of memory for a %zu-byte pollution buffer\n",
+				run->pollute_size);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * @o->lookups lookups of @s in @tree, timed (and counted, unless --no-pmu)
+ * on a stack at a fixed address, into @m.  0, or the exit status.
+ */
+static int time_lookups(const struct options *o, const struct strategy *s, struct ob_tree *tree,
+			const struct ob_run *run, struct measured *m)
+{
+	struct ob_err err = { 0 };
+	struct pmu pmu;
+	int counting = 0;
+
+	if (!o->no_pmu && o->lookups)
+		counting = pmu_open(&pmu, stderr);
+	if (o->mode == OB_COLD) {	/* calibrate before, not inside, the timed part */
+		ob_ts_ns_per_tick();
+		ob_ts_overhead_ticks();
+	}
+	*m = (struct measured) {
+		.s = s, .tree = tree, .run = *run, .lookups = o->lookups, .pmu = counting ? &pmu : NULL,
+		.stack_offset = o->stack_offset,
+	};
+	if (ob_call_on_fixed_stack(measure, m, &err)) {
+		fprintf(stderr, "opsbench-run: %s\n", err.msg);
+		return 1;
+	}
+	if (counting)
+		pmu_close(&pmu);
+	m->pmu = NULL;
+	return 0;
+}
+
+/* What one run found, for the two lines it prints. */
+struct outcome {
+	const struct strategy *s;
+	const struct workload *wl;
+	struct ob_mem mem;
+	size_t found;		/* entries of the lookup list that find something */
+	double ns;		/* the lookups' time (cold: timestamps, timer subtracted) */
+	bool emulated;		/* under an emulator: no timing */
+	struct pmu_reading reading;
+};
+
+/* The line for people: time, tree, list, and the counters per lookup. */
+static void print_line(const struct options *o, const struct outcome *r)
+{
+	double per = o->lookups ? 1.0 / (double)o->lookups : 0.0;
+	char timing[96] = "emulated: no timing";
+
+	if (!r->emulated)
+		snprintf(timing, sizeof(timing), "in %.3f ms, %.2f ns/lookup", r->ns / 1e6, r->ns * per);
+	printf("%s: %" PRIu64 " lookups %s; %zu dentries of %zu B, %.1f KiB in all; %zu/%zu of the list found",
+	       r->s->name, o->lookups, timing, r->wl->n_nodes, r->mem.object_size,
+	       r->mem.total / 1024.0, r->found, r->wl->n_lookups);
+	for (int e = 0; e < PMU_NR_EVENTS; e++)
+		if (r->reading.counted[e])
+			printf("; %.2f %s/lookup", r->reading.value[e] * per, pmu_event_name(e));
+	printf("\n");
+}
+
+/* The line for programs: the same as JSON, null where not measured. */
+static void print_json(const struct options *o, const struct outcome *r)
+{
+	double per = o->lookups ? 1.0 / (double)o->lookups : 0.0;
+
+	printf("{\"strategy\":\"%s\",\"mode\":\"%s\",\"commit\":\"%s\",\"variant\":\"%s\","
+	       "\"lookups\":%" PRIu64 ",\"emulated\":%s,", r->s->name, ob_mode_name(o->mode), ob_build_commit,
+	       ob_build_variant, o->lookups,
+	       r->emulated ? "true" : "false");
+	if (r->emulated)
+		printf("\"wall_ns\":null,\"ns_per_lookup\":null,");
+	else
+		printf("\"wall_ns\":%.0f,\"ns_per_lookup\":%.4f,", r->ns, r->ns * per);
+	printf("\"dentries\":%zu,\"object_bytes\":%zu,\"total_bytes\":%zu,\"list_found\":%zu,"
+	       "\"list_len\":%zu",
+	       r->wl->n_nodes, r->mem.object_size, r->mem.total, r->found, r->wl->n_lookups);
+	for (int e = 0; e < PMU_NR_EVENTS; e++) {
+		if (r->reading.counted[e])
+			printf(",\"%s/lookup\":%.4f", pmu_event_name(e), r->reading.value[e] * per);
+		else
+			printf(",\"%s/lookup\":null", pmu_event_name(e));
+	}
+	printf("}\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	const struct strategy *s;
 	struct workload wl;
 	struct ob_tree *tree;
 	struct ob_run run = { 0 };
-	struct ob_err err = { 0 };
-	struct ob_mem mem;
-	size_t found = 0;
-	double ns;
-	uint64_t sum;
-	struct pmu pmu;
 	struct measured m = { 0 };
-	int counting = 0;
+	struct outcome r = { .wl = &wl };
+	char why[256];
+	uint64_t sum;
+	int ret;
 
 	ob_check_stdout_at_exit("opsbench-run");
 	parse(argc, argv, &o);
@@ -473,123 +628,30 @@ int main(int argc, char **argv)
 			list(&o.caches);
 		return 0;
 	}
-	if (!o.strategy) {
-		fprintf(stderr, "opsbench-run: --strategy is required (one of the names --list prints)\n");
-		return EXIT_USAGE;
-	}
-	if (o.mode == OB_COLD && !o.pollute) {
-		fprintf(stderr, "opsbench-run: --mode cold: needs --pollute BYTES (what evicts the lines between lookups)\n");
-		return EXIT_USAGE;
-	}
-	s = ob_strategy_find(o.strategy);
-	if (!s) {
-		fprintf(stderr, "opsbench-run: --strategy '%s': no such strategy (see --list)\n", o.strategy);
-		return EXIT_USAGE;
-	}
-	char why[256];
-	bool emulated = ob_emulated(why, sizeof(why));
-
-	if (emulated)
+	r.s = check_options(&o);
+	r.emulated = ob_emulated(why, sizeof(why));
+	if (r.emulated)
 		fprintf(stderr, "opsbench-run: %s; timings mean nothing here and are not printed\n", why);
-	if (workload_params_check(&o.wl, &err)) {
-		fprintf(stderr, "opsbench-run: %s\n", err.msg);
-		return EXIT_USAGE;
-	}
-	/* Name every flag that makes the memory needed, with its share of it. */
-	char what[192];
-	size_t tree_bytes = workload_memory_estimate(&o.wl, s->object_size);
-	size_t pollute_bytes = o.pollute;
-
-	snprintf(what, sizeof(what),
-		 "--dentries %zu and --paths %zu (%zu MiB) with --pollute %zu (a %zu MiB buffer)",
-		 o.wl.dentries, o.wl.lookups, tree_bytes >> 20, o.pollute, pollute_bytes >> 20);
-	if (ob_check_memory(tree_bytes + pollute_bytes, what, &err)) {
-		fprintf(stderr, "opsbench-run: %s\n", err.msg);
-		return EXIT_USAGE;
-	}
-	if (workload_generate(&o.wl, &wl, &err)) {
-		fprintf(stderr, "opsbench-run: %s\n", err.msg);
-		return err.code == -EINVAL ? EXIT_USAGE : 1;
-	}
-	if (s->build(&wl, &tree, &err)) {
-		fprintf(stderr, "opsbench-run: %s\n", err.msg);
-		workload_free(&wl);
-		return err.code == -EINVAL ? EXIT_USAGE : 1;
-	}
-	run.mode = o.mode;
-	if (o.pollute) {
-		run.pollute_bytes = o.pollute;
-		run.pollute_size = o.pollute;
-		run.pollute_buf = ob_pollute_alloc(o.pollute);
-		if (!run.pollute_buf) {
-			fprintf(stderr, "opsbench-run: out of memory for a %zu-byte pollution buffer\n",
-				run.pollute_size);
-			return 1;
-		}
-	}
+	if ((ret = set_up(&o, r.s, &wl, &tree, &run)))
+		return ret;
 	/* Untimed: how many of the list's lookups find something. */
 	for (size_t i = 0; i < wl.n_lookups; i++)
-		found += s->lookup(tree, wl.lookups[i].start, workload_path(&wl, i)) != WL_NONE;
-
-	if (!o.no_pmu && o.lookups)
-		counting = pmu_open(&pmu, stderr);
-	if (o.mode == OB_COLD) {	/* calibrate before, not inside, the timed part */
-		ob_ts_ns_per_tick();
-		ob_ts_overhead_ticks();
-	}
-	m = (struct measured) {
-		.s = s, .tree = tree, .run = run, .lookups = o.lookups, .pmu = counting ? &pmu : NULL,
-		.stack_offset = o.stack_offset,
-	};
-	if (ob_call_on_fixed_stack(measure, &m, &err)) {
-		fprintf(stderr, "opsbench-run: %s\n", err.msg);
-		return 1;
-	}
-	if (counting)
-		pmu_close(&pmu);
-	struct pmu_reading reading = m.reading;
-
+		r.found += r.s->lookup(tree, wl.lookups[i].start, workload_path(&wl, i)) != WL_NONE;
+	if ((ret = time_lookups(&o, r.s, tree, &run, &m)))
+		return ret;
+	r.reading = m.reading;
 	sum = m.sum;
-	ns = m.ns;
+	r.ns = m.ns;
 	if (o.mode == OB_COLD && o.lookups)	/* the lookups alone, timer subtracted */
-		ns = ((double)m.run.timed_ticks - ob_ts_overhead_ticks() * (double)o.lookups) *
-		     ob_ts_ns_per_tick();
+		r.ns = ((double)m.run.timed_ticks - ob_ts_overhead_ticks() * (double)o.lookups) *
+		       ob_ts_ns_per_tick();
 	OPTIMIZER_HIDE_VAR(sum);
-	s->memory(tree, &mem);
-
-	double per = o.lookups ? 1.0 / (double)o.lookups : 0.0;
-
-	char timing[96] = "emulated: no timing";
-
-	if (!emulated)
-		snprintf(timing, sizeof(timing), "in %.3f ms, %.2f ns/lookup", ns / 1e6, ns * per);
-	printf("%s: %" PRIu64 " lookups %s; %zu dentries of %zu B, %.1f KiB in all; %zu/%zu of the list found",
-	       s->name, o.lookups, timing, wl.n_nodes, mem.object_size,
-	       mem.total / 1024.0, found, wl.n_lookups);
-	for (int e = 0; e < PMU_NR_EVENTS; e++)
-		if (reading.counted[e])
-			printf("; %.2f %s/lookup", reading.value[e] * per, pmu_event_name(e));
-	printf("\n{\"strategy\":\"%s\",\"mode\":\"%s\",\"commit\":\"%s\",\"variant\":\"%s\","
-	       "\"lookups\":%" PRIu64 ",\"emulated\":%s,", s->name, ob_mode_name(o.mode), ob_build_commit,
-	       ob_build_variant, o.lookups,
-	       emulated ? "true" : "false");
-	if (emulated)
-		printf("\"wall_ns\":null,\"ns_per_lookup\":null,");
-	else
-		printf("\"wall_ns\":%.0f,\"ns_per_lookup\":%.4f,", ns, ns * per);
-	printf("\"dentries\":%zu,\"object_bytes\":%zu,\"total_bytes\":%zu,\"list_found\":%zu,"
-	       "\"list_len\":%zu",
-	       wl.n_nodes, mem.object_size, mem.total, found, wl.n_lookups);
-	for (int e = 0; e < PMU_NR_EVENTS; e++) {
-		if (reading.counted[e])
-			printf(",\"%s/lookup\":%.4f", pmu_event_name(e), reading.value[e] * per);
-		else
-			printf(",\"%s/lookup\":null", pmu_event_name(e));
-	}
-	printf("}\n");
+	r.s->memory(tree, &r.mem);
+	print_line(&o, &r);
+	print_json(&o, &r);
 
 	free(run.pollute_buf);
-	s->destroy(tree);
+	r.s->destroy(tree);
 	workload_free(&wl);
 	return 0;
 }
