@@ -17,11 +17,10 @@
  * spills; up to about 380 bytes in any build here) and the stack below it,
  * where the lookup makes its calls.  The kernel's stack is hot during a path
  * walk (the system call has been running on it); evicted with the rest,
- * whether a lookup's stack accesses miss depends on the stack pointer's
- * offset in its line, which moves with every change to the frames above:
- * seen, cold default_ops at 1.065x or 1.14x direct in two builds that
- * differed only in the harness, and the simulated misses moving with a
- * 16-byte shift of the stack (opsbench-run --stack-offset).
+ * whether a lookup's stack accesses miss would depend on the stack
+ * pointer's offset in its line, which moves with every change to the frames
+ * above (opsbench-run --stack-offset shows it).  Why:
+ * docs/method.md#pollution.
  */
 #define STACK_WARM_BELOW	1024
 #define STACK_WARM_ABOVE	512

@@ -79,7 +79,7 @@ struct ob_run {
 	uint64_t timed_ticks;		/* OB_COLD: timestamp ticks inside lookups, summed */
 	uint32_t *lookup_ticks;		/* OB_COLD: each lookup's ticks, in order (room for
 					 * every lookup of a call), or NULL: the sum only */
-	/* OB_COLD: the warm-up lookup ob_pollute() makes (src/model/tree.h), set by the
+	/* OB_COLD: the warm-up lookup ob_pollute() makes (src/model/warmup.h), set by the
 	 * strategy's loop: walk, or NULL for none, and its start and path. */
 	void *(*warmup_walk)(void *dir, const char *path);
 	void *warmup_dir;
@@ -138,9 +138,9 @@ const struct strategy *ob_strategy_find(const char *name);
 /*
  * Touch the next @r->pollute_bytes of @r's buffer (one byte per cache line),
  * make the warm-up lookup where @r->warmup_walk is set (cold mode:
- * src/model/tree.h), then touch the stack around the caller, its frame and
- * the 1 KiB below it, as a kernel path walk finds its stack hot
- * (src/pollute.c).  make cachesim counts nothing of it.
+ * docs/method.md#the-warm-up-lookup), then touch the stack around the
+ * caller, its frame and the 1 KiB below it, as a kernel path walk finds its
+ * stack hot (src/pollute.c).  make cachesim counts nothing of it.
  */
 void ob_pollute(struct ob_run *r);
 

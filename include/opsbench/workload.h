@@ -113,7 +113,7 @@ struct workload {
 	unsigned int fanout;
 };
 
-/* Fill @p with the defaults (documented in the README's scenario table). */
+/* Fill @p with the defaults (opsbench-run --help lists them). */
 void workload_params_default(struct workload_params *p);
 
 /* Check @p; on a bad value record which and the allowed range, return -EINVAL. */

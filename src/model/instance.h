@@ -215,7 +215,7 @@ static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, ui
 	uint32_t *each = r->lookup_ticks;
 	uintptr_t dep = 0;
 
-	/* Cold mode's warm-up lookup, which ob_pollute() makes (model/tree.h). */
+	/* Cold mode's warm-up lookup, which ob_pollute() makes (model/warmup.h). */
 	r->warmup_walk = mode == OB_COLD && t->warmup_dir ? SYM(walk_cold) : NULL;
 	r->warmup_dir = t->warmup_dir;
 	r->warmup_path = t->warmup_path;

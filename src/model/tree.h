@@ -66,21 +66,13 @@
 #define OB_D_HASHTABLE		((struct hlist_bl_head *)OB_TREE_BASE)
 
 /*
- * THE WARM-UP LOOKUP (cold mode).  A cold lookup follows the pollution, a
- * few microseconds of other work; on a shared host the branch predictors can
- * lose the walk's branches in that time, and a dispatch branch that waits on
- * a cold ops-table load then costs a misprediction or not by the host's
- * state (cold default_ops at 1.04x or 1.15-1.25x direct, in phases of
- * seconds to minutes).  So after the pollution's sweep, before it warms the
- * stack (ob_pollute(); so that the stack is as always for the timed lookup),
- * the same walk code (one out-of-line copy, SYM(walk_cold)) looks up one name
- * in a copy of a directory: its objects are copies of the real ones, with
- * their own superblocks and ops tables, in this room of the mapping, and
- * its child sits alone on a line of the hash table no dentry of the tree
- * uses.  It trains the predictors for the timed lookup a few hundred
- * nanoseconds later and brings none of the tree's lines, tables or
- * superblocks into the cache.  Its place in the mapping is fixed like the
- * rest, so it moves no simulated count with the environment.
+ * The warm-up lookup's room (cold mode): after the pollution's sweep, the
+ * walk looks up one name in copies of a directory and its child, with their
+ * own superblocks and ops tables, kept here, the child alone on a line of
+ * the hash table, so that it trains the branch predictors and brings none
+ * of the tree's lines into the cache (src/model/warmup.h builds the copies).
+ * Its place in the mapping is fixed like the rest.  Why:
+ * docs/method.md#the-warm-up-lookup.
  */
 #define OB_WARMUP_DIRS		8	/* places tried for the copied directory */
 #define OB_WARMUP_NAME		(256 + NAME_PAD)

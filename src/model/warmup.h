@@ -19,7 +19,7 @@
 
 /*
  * Cold mode's walk, out of line: the timed lookup and the warm-up lookup
- * before it (src/model/tree.h) run these same instructions, so that the
+ * before it run these same instructions, so that the
  * warm-up trains the very branches the timed lookup takes.
  */
 static OB_LOOP_FN void *SYM(walk_cold)(void *dir, const char *path)
@@ -70,7 +70,7 @@ static bool SYM(line_unused)(const struct hlist_bl_head *b)
 }
 
 /*
- * Set up the warm-up lookup (src/model/tree.h): the first entry of the
+ * Set up the warm-up lookup: the first entry of the
  * lookup list whose first component exists, copied.  None where no entry
  * has one, or no place tried for the directory gives its child a line of
  * the hash table of its own.
