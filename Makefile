@@ -413,5 +413,8 @@ help: ## list the targets and the variables they take
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
 	@echo "           VARIANT=plain|kernel|retpoline|rethunk|srso|ibt|kcfi|bti-pac (code generation; each its own build tree)"
-	@echo "           PROFILE=quick|full  FILTER=regex  PASSES=16 (make bench: processes per lookup group)"
+	@echo "           PROFILE=quick|full  FILTER=regex  PASSES=N (make bench: processes per lookup group; default: the profile's)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"
+	@echo
+	@if [ -x $(SUITE) ]; then echo "profiles (make bench PROFILE=..., from $(SUITE) --list-profiles):"; $(SUITE) --list-profiles; \
+	 else echo "profiles: \`make suite\` builds $(SUITE), whose --list-profiles says what each profile runs"; fi

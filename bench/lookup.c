@@ -1,86 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * lookup.c - the lookup benchmarks: every strategy over a matrix of
- * scenarios sized by the machine's caches.
+ * scenarios sized by the machine's caches (opsbench/scenario.h), one group
+ * per scenario; --scenario NAME runs one named scenario instead.
  *
- * Sizes and coldness are those of every instrument (opsbench/scenario.h):
- * dentries such that a dentry and its own line of the hash table fill half
- * the L1D, half the L2, half the LLC or four times the LLC (reports name the
- * level a scenario is actually served from, by the pointer chase of the
- * calib group); pollution none, or ob_cold_pollute_bytes() (twice the L1D)
- * touched before each lookup.  A profile's scenarios are the product of its
- * size classes, custom shares, orders, depths and pollutions; --scenario
- * NAME runs one named scenario of the table instead.
- *
- * THE METHOD (the README says the same).  A group is one scenario, every
- * strategy, in processes pinned to one CPU.  It runs cfg->rounds rounds
- * (cfg->cold_rounds for cold scenarios, whose samples are noisier), all in
- * one process or, with --pass K/N, the K-th slice of them in each of N
- * processes (make bench runs slice 1 of every group, then slice 2, ...: a
- * scenario's rounds are spread over the run's time and over several
- * processes, whose states differ as two runs' do);
- * in each round every benchmark of the group (mode x strategy) takes one
- * sample, in an order shuffled anew each round (seeded by the round), so
- * that drift and the machine's slow and fast phases hit all strategies
- * alike and each strategy can be compared with the baseline *measured in
- * the same round* (a paired ratio).  Every strategy's sample in a round does
- * exactly the same lookups:
- *   throughput, latency  k whole passes over the lookup list from its start,
- *                        k chosen once so that the baseline's sample takes
- *                        about cfg->sample_ns, timed in sub-samples of at
- *                        least SUB_SAMPLE_NS (whole passes); the sample is
- *                        their 10th percentile (SUB_SAMPLE_QUANTILE), so
- *                        that interrupts and a neighbour's bursts, each
- *                        shorter than a sub-sample, do not move it (manual
- *                        time).  Not the fastest: on this shared VM about
- *                        one L2-sized sub-sample in fifty runs 10-20%
- *                        faster than the rest, for any strategy, so the
- *                        fastest of a round was a draw of whether one such
- *                        came up (per-round ratios to the baseline spread
- *                        6-10%; by the 10th percentile, 1-2%).  Where one
- *                        pass takes longer than a sample (DRAM-sized
- *                        trees), a sample is n lookups from list entry
- *                        (round * n) instead.
- *                        The strategies' sub-samples of a round are
- *                        interleaved (run_sweep(): the first sample of the
- *                        mode in the round measures all of them), each after
- *                        an untimed pass that brings its tree back into the
- *                        caches, so that a round's samples see the same
- *                        states of the machine microseconds apart, not
- *                        milliseconds
- *   cold                 n single lookups from list entry (round * n), each
- *                        after the pollution (one buffer for all the
- *                        strategies) and the warm-up lookup on copies (which
- *                        keeps the predictors trained over the pollution's
- *                        microseconds: src/model/tree.h), and between
- *                        serialised timestamps, in
- *                        blocks of COLD_SUB_SAMPLE (the sub-samples); the
- *                        sample is the SUB_SAMPLE_QUANTILE quantile of the
- *                        blocks' mean times, minus the measured timer
- *                        overhead (manual time), so that, as in the warm
- *                        modes, interrupts, the host's stops and a
- *                        neighbour's bursts stay out of it: by the mean of
- *                        all the lookups, per-round ratios spread 2-5%; by
- *                        the block quantile, 1%.  The share of lookups an
- *                        interrupt or the host stopped (longer than
- *                        INTERRUPTED_FACTOR times the sample's median plus
- *                        INTERRUPTED_NS: a lookup of any size class takes
- *                        less) is the counter interrupted_share.  The
- *                        strategies' blocks of a round are interleaved
- *                        too, each after an untimed warm pass over the list
- *                        where the tree is up to twice the L2 (run_sweep())
- * Every round (REBUILD_EVERY) each strategy's tree is built anew (the new
- * one before the old is freed), so that its memory lands on other physical
- * pages: on a VM, whose "huge" pages need not be contiguous in the host,
- * which physical cache sets a tree's lines share is luck, and the samples of
- * a run average over one draw of it per round instead of keeping one.  Only
- * trees of up to twice the L2 are rebuilt: larger ones span enough pages to
- * average the luck by themselves, and take long to build.
- * A sample is one Google Benchmark run with a fixed iteration count; its
- * real_time is ns per lookup, its "round" counter pairs it, and its "pass"
- * counter names the process (--pass K/N: K) that took it.  Reports
- * compare each sample with the baseline's of the same round: the median of
- * these per-round ratios over the rounds (scripts/obstats.py, paired()).
+ * A group's benchmarks (mode x strategy) each take one sample per round, in
+ * an order shuffled anew each round, so that every strategy can be compared
+ * with the baseline measured in the same round.  Here: the scenario matrix
+ * (lookup_scenarios()), the samples' sizing (sample_iters()), a round's
+ * interleaved sub-samples (run_sweep()), the sample statistics
+ * (quantile(), cold_sample_ns()) and the schedule of rounds
+ * (lookup_schedule()).  The method: docs/method.md.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -100,7 +30,7 @@
 /*
  * A warm sample is this quantile of its sub-samples' times (see run_sweep()):
  * low, so that interrupts and a neighbour's bursts stay out of it, but not
- * the minimum, which on a shared host is a lottery (see the method).
+ * the minimum (docs/method.md#warm-samples).
  */
 #define SUB_SAMPLE_QUANTILE	0.10
 
@@ -115,7 +45,7 @@ struct lookup_bench;
 
 /*
  * The benchmarks of one mode of a scenario, measured together once per
- * round, their sub-samples interleaved (see the method); @round is the
+ * round, their sub-samples interleaved (run_sweep()); @round is the
  * round last measured (-1: none yet), @rebuilt the round whose trees were
  * last built anew; @warm_pass (cold mode): an untimed pass over the list
  * before each sub-sample.
@@ -140,7 +70,7 @@ struct lookup_bench {
 	uint64_t iters;			/* lookups per sample */
 	uint64_t sub_iters;		/* lookups per sub-sample (a divisor of iters) */
 	struct pmu_reading pmu;		/* counters of the last sample */
-	double elapsed_ns;		/* the last sample's time (see the method) */
+	double elapsed_ns;		/* the last sample's time (run_sweep()) */
 	struct sweep *sweep;		/* the benchmarks measured with it */
 	size_t cursor;			/* where its next sub-sample starts */
 };
@@ -394,7 +324,7 @@ static uint64_t untimed_pass(struct lookup_bench *b, size_t n)
  * an order shuffled anew for each j, so that the strategies of a round see
  * the same states of the machine (its fast and slow phases, its clock)
  * within about a sub-sample times the number of strategies, instead of one
- * sample (3 ms) each after the other.  Where the list is short (warm: one
+ * sample each after the other.  Where the list is short (warm: one
  * pass fits in a sample; cold: a tree of up to twice the L2), each timed
  * sub-sample follows one untimed pass over the list, which brings the
  * strategy's tree back into the caches and its branches into the
@@ -711,65 +641,31 @@ static void scenario_name(struct scenario *sc, enum ob_size_class size)
 
 size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 {
-	const struct ob_caches *c = &cfg->caches;
-	static const enum ob_size_class sizes_full[] = { OB_SIZE_L1, OB_SIZE_L2, OB_SIZE_LLC, OB_SIZE_DRAM };
-	static const enum ob_size_class sizes_quick[] = { OB_SIZE_L1, OB_SIZE_L2 };
-	static const enum ob_size_class sizes_smoke[] = { OB_SIZE_TINY };
-	static const unsigned int custom_full[] = { 0, 1, 10, 50, 100 }, custom_quick[] = { 0, 10 };
-	static const enum lookup_order order_full[] = { ORDER_SORTED, ORDER_UNIFORM, ORDER_ZIPF };
-	static const enum lookup_order order_quick[] = { ORDER_SORTED, ORDER_UNIFORM };
-	static const unsigned int depth_full[] = { 1, 4 }, depth_quick[] = { 1 };
-	static const bool cold[] = { false, true };
-
-	const enum ob_size_class *sizes;
-	const unsigned int *custom, *depth;
-	const enum lookup_order *order;
-	size_t n_sizes, n_custom, n_order, n_depth, n_cold = 2, n = 0;
+	const struct profile_info *pr = &profiles[cfg->profile];
+	size_t n = 0;
 	struct scenario *v;
 
 	if (cfg->scenario) {	/* --scenario NAME: that one */
 		v = xcalloc(1, sizeof(*v));
-		ob_scenario_params(cfg->scenario, c, &v->params, &v->pollute);
+		ob_scenario_params(cfg->scenario, &cfg->caches, &v->params, &v->pollute);
 		scenario_name(v, cfg->scenario->size);
 		*out = v;
 		return 1;
 	}
-	switch (cfg->profile) {
-	case PROFILE_FULL:
-		sizes = sizes_full, n_sizes = ARRAY_SIZE(sizes_full);
-		custom = custom_full, n_custom = ARRAY_SIZE(custom_full);
-		order = order_full, n_order = ARRAY_SIZE(order_full);
-		depth = depth_full, n_depth = ARRAY_SIZE(depth_full);
-		break;
-	case PROFILE_SMOKE:
-		sizes = sizes_smoke, n_sizes = 1;
-		custom = custom_quick, n_custom = ARRAY_SIZE(custom_quick);
-		order = order_quick + 1, n_order = 1;	/* uniform */
-		depth = depth_quick, n_depth = 1;
-		n_cold = 1;
-		break;
-	default:
-		sizes = sizes_quick, n_sizes = ARRAY_SIZE(sizes_quick);
-		custom = custom_quick, n_custom = ARRAY_SIZE(custom_quick);
-		order = order_quick, n_order = ARRAY_SIZE(order_quick);
-		depth = depth_quick, n_depth = 1;
-		break;
-	}
-
-	v = xcalloc(n_sizes * n_custom * n_order * n_depth * n_cold, sizeof(*v));
-	for (size_t a = 0; a < n_sizes; a++)
-	for (size_t d = 0; d < n_depth; d++)
-	for (size_t b = 0; b < n_custom; b++)
-	for (size_t o = 0; o < n_order; o++)
-	for (size_t p = 0; p < n_cold; p++) {
+	v = xcalloc(pr->sizes.n * pr->custom_pct.n * pr->orders.n * pr->depths.n * pr->cold.n, sizeof(*v));
+	for (size_t a = 0; a < pr->sizes.n; a++)
+	for (size_t d = 0; d < pr->depths.n; d++)
+	for (size_t b = 0; b < pr->custom_pct.n; b++)
+	for (size_t o = 0; o < pr->orders.n; o++)
+	for (size_t p = 0; p < pr->cold.n; p++) {
 		const struct ob_scenario one = {
-			.size = sizes[a], .custom_pct = custom[b], .order = order[o],
-			.depth = depth[d], .cold = cold[p],
+			.size = pr->sizes.v[a], .custom_pct = pr->custom_pct.v[b], .order = pr->orders.v[o],
+			.depth = pr->depths.v[d], .cold = pr->cold.v[p],
 		};
 		struct scenario *sc = &v[n++];
 
-		ob_scenario_params(&one, c, &sc->params, &sc->pollute);
-		scenario_name(sc, sizes[a]);
+		ob_scenario_params(&one, &cfg->caches, &sc->params, &sc->pollute);
+		scenario_name(sc, pr->sizes.v[a]);
 	}
 	*out = v;
 	return n;

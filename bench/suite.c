@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
 #include <sched.h>
 #include <sys/personality.h>
 #include <unistd.h>
@@ -26,22 +27,53 @@
 #define EXIT_USAGE 2
 
 /*
- * The settings of each profile.  Calibration and dispatch groups: Google
- * Benchmark's repetitions (randomly interleaved) of min_time seconds each;
- * later --benchmark_* flags win.  Lookup groups: their own rounds of
- * paired samples (see bench/lookup.c), each sample about sample_ms long.
+ * The profiles: the one place that says what each runs.  Calibration and
+ * dispatch groups: Google Benchmark's repetitions (randomly interleaved) of
+ * min_time seconds each; later --benchmark_* flags win.  Lookup groups: the
+ * scenario matrix, and their own rounds of paired samples, each sample
+ * about sample_ms long, split over passes processes by make bench.  The
+ * method: docs/method.md#rounds and #processes.
  */
-static const struct profile_info {
-	const char *name;
-	const char *repetitions;	/* samples per benchmark (medians are taken over them) */
-	const char *min_time;		/* seconds per repetition */
-	unsigned int rounds;		/* lookup groups: rounds of one sample per benchmark */
-	unsigned int cold_rounds;	/* the same, for cold (polluted) scenarios */
-	double sample_ms;		/* lookup groups: milliseconds one sample aims at */
-} profiles[] = {
-	[PROFILE_QUICK] = { "quick", "--benchmark_repetitions=20", "--benchmark_min_time=0.02", 160, 160, 3.0 },
-	[PROFILE_FULL]	= { "full",  "--benchmark_repetitions=20", "--benchmark_min_time=0.02", 160, 160, 3.0 },
-	[PROFILE_SMOKE] = { "smoke", "--benchmark_repetitions=2",  "--benchmark_min_time=0.001", 3, 3, 0.05 },
+const struct profile_info profiles[PROFILE_COUNT] = {
+	[PROFILE_QUICK] = {
+		.name = "quick", .summary = "a representative subset: minutes",
+		.sizes = LIST(enum ob_size_class, OB_SIZE_L1, OB_SIZE_L2),
+		.custom_pct = LIST(unsigned int, 0, 10),
+		.orders = LIST(enum lookup_order, ORDER_SORTED, ORDER_UNIFORM),
+		.depths = LIST(unsigned int, 1),
+		.cold = LIST(bool, false, true),
+		/*
+		 * Dispatch; the L1 and L2 lookup groups without custom ops; the
+		 * L1 group with 10% custom ops, uniform and unpolluted (where
+		 * static_call and the indirect calls differ).
+		 */
+		.variant_groups = "^(dispatch$|lookup/size:(L1|L2)/[^/]*/custom:0/|"
+				  "lookup/size:L1/[^/]*/custom:10/order:uniform/pollute:0/)",
+		.rounds = 160, .cold_rounds = 160, .sample_ms = 3.0, .passes = 16,
+		.repetitions = 20, .min_time = "0.02",
+	},
+	[PROFILE_FULL] = {
+		.name = "full", .summary = "the whole matrix: under an hour",
+		.sizes = LIST(enum ob_size_class, OB_SIZE_L1, OB_SIZE_L2, OB_SIZE_LLC, OB_SIZE_DRAM),
+		.custom_pct = LIST(unsigned int, 0, 1, 10, 50, 100),
+		.orders = LIST(enum lookup_order, ORDER_SORTED, ORDER_UNIFORM, ORDER_ZIPF),
+		.depths = LIST(unsigned int, 1, 4),
+		.cold = LIST(bool, false, true),
+		.variant_groups = "^(dispatch$|lookup/)",	/* every group but calib and regulator */
+		.rounds = 160, .cold_rounds = 160, .sample_ms = 3.0, .passes = 16,
+		.repetitions = 20, .min_time = "0.02",
+	},
+	[PROFILE_SMOKE] = {
+		.name = "smoke", .summary = "tiny sizes, for the tests: seconds",
+		.sizes = LIST(enum ob_size_class, OB_SIZE_TINY),
+		.custom_pct = LIST(unsigned int, 0, 10),
+		.orders = LIST(enum lookup_order, ORDER_UNIFORM),
+		.depths = LIST(unsigned int, 1),
+		.cold = LIST(bool, false),
+		.variant_groups = "^(dispatch$|lookup/)",
+		.rounds = 3, .cold_rounds = 3, .sample_ms = 0.05, .passes = 1,
+		.repetitions = 2, .min_time = "0.001",
+	},
 };
 
 void *xcalloc(size_t n, size_t size)
@@ -119,21 +151,41 @@ static struct {
 static struct ob_gb_filter *filter;
 static char **gb_argv, *filter_flag;
 
+/* Does @name match the POSIX extended regular expression @re (a valid one)? */
+static bool name_matches(const char *re, const char *name)
+{
+	regex_t r;
+	bool match;
+
+	if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB)) {
+		fprintf(stderr, "opsbench-suite: bad expression in the profile table: %s\n", re);
+		exit(1);
+	}
+	match = !regexec(&r, name, 0, NULL, 0);
+	regfree(&r);
+	return match;
+}
+
+/* Every group of @cfg's profile (with --variant-build, those that other builds run), in order. */
 static void all_groups(const struct suite_cfg *cfg)
 {
 	struct scenario *sc;
-	size_t n_sc = lookup_scenarios(cfg, &sc);
+	size_t n_sc = lookup_scenarios(cfg, &sc), n = 0;
 	struct group *g = xcalloc(n_sc + 3, sizeof(*g));
+	const char *re = profiles[cfg->profile].variant_groups;
 
-	g[0].name = "calib";
-	g[1].name = "dispatch";
-	g[2].name = "regulator";
+	g[n++].name = "calib";
+	g[n++].name = "dispatch";
+	g[n++].name = "regulator";
 	for (size_t i = 0; i < n_sc; i++) {
-		g[i + 3].name = sc[i].group;
-		g[i + 3].sc = &sc[i];
+		g[n].name = sc[i].group;
+		g[n++].sc = &sc[i];
 	}
 	groups.v = g;
-	groups.n = n_sc + 3;
+	groups.n = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!cfg->variant_build || name_matches(re, g[i].name))
+			g[groups.n++] = g[i];
 }
 
 /* The benchmarks of @g (to run them: @run, their state too); once a group. */
@@ -242,18 +294,21 @@ static const struct flag {
 	const char *arg;
 	const char *help;
 } flags[] = {
-	{ { "profile",	   required_argument, NULL, 'p' }, "NAME",  "quick (default), full, or smoke (tiny, for tests)" },
-	{ { "group",	   required_argument, NULL, 'g' }, "NAME",  "run this group (see --list-groups); 'all' runs every group" },
-	{ { "filter",	   required_argument, NULL, 'f' }, "REGEX", "only benchmarks whose name matches (a leading '-' negates)" },
-	{ { "list-groups", no_argument,	      NULL, 'G' }, NULL,    "print the groups with a matching benchmark, one a line" },
-	{ { "list",	   no_argument,	      NULL, 'l' }, NULL,    "print the matching benchmarks of the selected groups" },
-	{ { "scenario",	   required_argument, NULL, 's' }, "NAME",  "the lookup groups are this named scenario alone (see opsbench-run --list)" },
-	{ { "rounds",	   required_argument, NULL, 'r' }, "N",     "lookup groups: rounds of samples, 2..100000 (default: the profile's)" },
-	{ { "sample-ms",   required_argument, NULL, 'm' }, "MS",    "lookup groups: milliseconds one sample aims at, 0.001..1000 (default: the profile's)" },
-	{ { "pass",	   required_argument, NULL, 'k' }, "K/N",   "lookup groups: run the K-th of N equal slices of the rounds, 1 <= K <= N <= 64 (default 1/1)" },
-	{ { "cpu",	   required_argument, NULL, 'c' }, "N",     "pin the process to CPU N (default: the highest CPU it may use)" },
-	{ { "no-pin",	   no_argument,	      NULL, 'P' }, NULL,    "do not pin the process to one CPU" },
-	{ { "help",	   no_argument,	      NULL, 'h' }, NULL,    "this help" },
+	{ { "profile",	     required_argument, NULL, 'p' }, "NAME",  "what to run: a profile of --list-profiles (default: the first)" },
+	{ { "group",	     required_argument, NULL, 'g' }, "NAME",  "run this group (see --list-groups); 'all' runs every group" },
+	{ { "filter",	     required_argument, NULL, 'f' }, "REGEX", "only benchmarks whose name matches (a leading '-' negates)" },
+	{ { "list-groups",   no_argument,	NULL, 'G' }, NULL,    "print the groups with a matching benchmark, one a line" },
+	{ { "list",	     no_argument,	NULL, 'l' }, NULL,    "print the matching benchmarks of the selected groups" },
+	{ { "list-profiles", no_argument,	NULL, 'L' }, NULL,    "print what each profile runs, as a table, and exit" },
+	{ { "print-passes",  no_argument,	NULL, 'n' }, NULL,    "print the profile's processes per lookup group (make bench's default PASSES) and exit" },
+	{ { "variant-build", no_argument,	NULL, 'V' }, NULL,    "only the profile's groups that make bench runs in builds other than plain" },
+	{ { "scenario",	     required_argument, NULL, 's' }, "NAME",  "the lookup groups are this named scenario alone (see opsbench-run --list)" },
+	{ { "rounds",	     required_argument, NULL, 'r' }, "N",     "lookup groups: rounds of samples, 2..100000 (default: the profile's)" },
+	{ { "sample-ms",     required_argument, NULL, 'm' }, "MS",    "lookup groups: milliseconds one sample aims at, 0.001..1000 (default: the profile's)" },
+	{ { "pass",	     required_argument, NULL, 'k' }, "K/N",   "lookup groups: run the K-th of N equal slices of the rounds, 1 <= K <= N <= 64 (default 1/1)" },
+	{ { "cpu",	     required_argument, NULL, 'c' }, "N",     "pin the process to CPU N (default: the highest CPU it may use)" },
+	{ { "no-pin",	     no_argument,	NULL, 'P' }, NULL,    "do not pin the process to one CPU" },
+	{ { "help",	     no_argument,	NULL, 'h' }, NULL,    "this help" },
 };
 
 /*
@@ -298,17 +353,31 @@ static int parse_pass(const char *s, unsigned int *k, unsigned int *n)
 	return 0;
 }
 
+/* "quick, full or smoke": the profiles' names, from the table. */
+static const char *profile_names(void)
+{
+	static char names[128];
+	size_t len = 0;
+
+	for (size_t p = 0; p < PROFILE_COUNT; p++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+					!p ? "" : p + 1 < PROFILE_COUNT ? ", " : " or ", profiles[p].name);
+	return names;
+}
+
 static void usage(void)
 {
 	printf("usage: opsbench-suite [--profile P] (--list-groups | --list | --group G) [--filter RE] [--cpu N | --no-pin]\n"
 	       "                      [--scenario NAME] [--rounds N] [--sample-ms MS] [--pass K/N]\n"
-	       "                      [--benchmark_* flags of Google Benchmark]\n\n"
+	       "                      [--benchmark_* flags of Google Benchmark]\n"
+	       "       opsbench-suite --list-profiles\n"
+	       "       opsbench-suite [--profile P] --print-passes\n\n"
 	       "Runs one group of opsbench benchmarks, interleaved, through Google Benchmark.\n"
-	       "The profile sets --benchmark_repetitions and --benchmark_min_time (quick and\n"
-	       "full: 20 and 0.02 s; smoke: 2 and 0.001 s) with random interleaving for the\n"
-	       "calib and dispatch groups (flags given later override them), and the rounds\n"
-	       "of lookup groups (quick and full: 160 rounds of 3 ms samples, warm and\n"
-	       "cold; smoke: 3 of 0.05 ms).  The process is pinned to one CPU.  Exit status 2 on bad input.\n\n");
+	       "The profile (%s) sets the groups, the Google Benchmark repetitions\n"
+	       "and min_time of the calib and dispatch groups (random interleaving; flags\n"
+	       "given later override them), and the rounds and sample length of the lookup\n"
+	       "groups: --list-profiles prints them.  The process is pinned to one CPU.\n"
+	       "Exit status 2 on bad input.\n\n", profile_names());
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		char left[40];
 
@@ -316,6 +385,96 @@ static void usage(void)
 			 flags[i].arg ? " " : "", flags[i].arg ? flags[i].arg : "");
 		printf("  %-22s %s\n", left, flags[i].help);
 	}
+}
+
+/* ---- --list-profiles: the table for people ---- */
+
+/* "a,b,c": the @n names @name(i) gives, into @buf. */
+static const char *join(char *buf, size_t len, size_t n, const char *(*name)(const void *, size_t),
+			const void *v)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", name(v, i));
+	return buf;
+}
+
+static const char *size_name(const void *v, size_t i)
+{
+	return ob_size_class_name(((const enum ob_size_class *)v)[i]);
+}
+
+static const char *order_name(const void *v, size_t i)
+{
+	return lookup_order_name(((const enum lookup_order *)v)[i]);
+}
+
+static const char *uint_name(const void *v, size_t i)
+{
+	static char text[16];
+
+	snprintf(text, sizeof(text), "%u", ((const unsigned int *)v)[i]);
+	return text;
+}
+
+static const char *cold_name(const void *v, size_t i)
+{
+	return ((const bool *)v)[i] ? "cold" : "warm";
+}
+
+/* How many groups profile @p has, lookup groups alone (@lookup), or those other builds run (@variant). */
+static size_t count_groups(const struct suite_cfg *base, enum profile p, bool lookup, bool variant)
+{
+	struct suite_cfg cfg = *base;
+	size_t n = 0;
+
+	cfg.profile = p;
+	cfg.variant_build = variant;
+	all_groups(&cfg);
+	for (size_t i = 0; i < groups.n; i++)
+		n += !lookup || groups.v[i].sc;
+	return n;
+}
+
+/* Every profile: one row of figures each, then what its groups are. */
+static void list_profiles(const struct suite_cfg *cfg)
+{
+	char a[64], b[64], c[64], d[64], e[64];
+
+	printf("%-8s %-14s %-15s %-7s %-12s %-10s %-7s %-12s %-11s %s\n", "profile", "lookup_groups",
+	       "variant_groups", "rounds", "cold_rounds", "sample_ms", "passes", "repetitions",
+	       "min_time_s", "what it runs");
+	for (size_t p = 0; p < PROFILE_COUNT; p++) {
+		const struct profile_info *pr = &profiles[p];
+
+		printf("%-8s %-14zu %-15zu %-7u %-12u %-10g %-7u %-12u %-11s %s\n", pr->name,
+		       count_groups(cfg, (enum profile)p, true, false),
+		       count_groups(cfg, (enum profile)p, false, true), pr->rounds, pr->cold_rounds,
+		       pr->sample_ms, pr->passes, pr->repetitions, pr->min_time, pr->summary);
+	}
+	printf("\nlookup_groups: the plain build's lookup groups (besides calib, dispatch and regulator),\n"
+	       "one per combination of\n");
+	for (size_t p = 0; p < PROFILE_COUNT; p++) {
+		const struct profile_info *pr = &profiles[p];
+
+		printf("  %-6s size %s; custom %% %s; order %s; depth %s; %s\n", pr->name,
+		       join(a, sizeof(a), pr->sizes.n, size_name, pr->sizes.v),
+		       join(b, sizeof(b), pr->custom_pct.n, uint_name, pr->custom_pct.v),
+		       join(c, sizeof(c), pr->orders.n, order_name, pr->orders.v),
+		       join(d, sizeof(d), pr->depths.n, uint_name, pr->depths.v),
+		       join(e, sizeof(e), pr->cold.n, cold_name, pr->cold.v));
+	}
+	printf("variant_groups: the groups make bench runs in each build other than plain\n"
+	       "(--variant-build), those whose name matches\n");
+	for (size_t p = 0; p < PROFILE_COUNT; p++)
+		printf("  %-6s %s\n", profiles[p].name, profiles[p].variant_groups);
+	printf("rounds, cold_rounds: samples of each benchmark of a warm, a cold lookup group;\n"
+	       "sample_ms: the time one sample aims at; passes: the processes make bench splits\n"
+	       "a lookup group's rounds over (PASSES=N overrides it); repetitions, min_time_s:\n"
+	       "Google Benchmark's, for each benchmark of the calib and dispatch groups.\n"
+	       "The method: docs/method.md.\n");
 }
 
 /*
@@ -367,202 +526,229 @@ static void run_benchmarks(void *arg)
 	c->ran = ob_gb_run(c->expected, &c->skipped, c->why, sizeof(c->why));
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for, besides @cfg. */
+struct args {
+	const char *group, *spec;
+	bool list, list_groups, list_profiles, print_passes;
+	int pin;		/* -1: the highest allowed CPU; -2: none */
+	unsigned int rounds;	/* 0: the profile's */
+	double sample_ms;	/* 0: the profile's */
+	int rest;		/* argv[rest...]: Google Benchmark's */
+};
+
+/* --profile NAME into @cfg.  0, or -1 after saying why. */
+static int parse_profile(const char *name, struct suite_cfg *cfg)
+{
+	for (size_t p = 0; p < PROFILE_COUNT; p++)
+		if (!strcmp(name, profiles[p].name)) {
+			cfg->profile = (enum profile)p;
+			return 0;
+		}
+	fprintf(stderr, "opsbench-suite: --profile '%s': expected %s\n", name, profile_names());
+	return -1;
+}
+
+/*
+ * Our flags, up to the first that is not ours (the rest is Google
+ * Benchmark's).  Returns -1 to go on, or the exit status (--help, bad input).
+ */
+static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args *a)
 {
 	struct option longopts[ARRAY_SIZE(flags) + 1] = { 0 };
-	struct suite_cfg cfg = { .profile = PROFILE_QUICK, .pass = 1, .passes = 1 };
-	const char *group = NULL, *spec = NULL;
-	bool list = false, list_groups = false;
-	int pin = -1;		/* -1: the highest allowed CPU; -2: none */
 	double num;
-	unsigned int rounds = 0;	/* 0: the profile's */
-	double sample_ms = 0;		/* 0: the profile's */
-	size_t matched = 0, expected = 0;
 	int c;
 
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
 		longopts[i] = flags[i].opt;
-	no_aslr(argv);
-	ob_check_stdout_at_exit("opsbench-suite");
-	ob_gb_context("variant", OB_VARIANT);
-	ob_gb_context("commit", ob_build_commit);
 	opterr = 0;
 	/* Stop at the first non-option: the rest goes to Google Benchmark. */
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': {
-			size_t p;
-
-			for (p = 0; p < ARRAY_SIZE(profiles); p++)
-				if (!strcmp(optarg, profiles[p].name))
-					break;
-			if (p == ARRAY_SIZE(profiles)) {
-				fprintf(stderr, "opsbench-suite: --profile '%s': expected quick, full or smoke\n",
-					optarg);
+		case 'p':
+			if (parse_profile(optarg, cfg))
 				return EXIT_USAGE;
-			}
-			cfg.profile = (enum profile)p;
 			break;
-		}
-		case 'g': group = optarg; break;
+		case 'g': a->group = optarg; break;
 		case 's':
-			cfg.scenario = ob_scenario_find(optarg);
-			if (!cfg.scenario) {
+			cfg->scenario = ob_scenario_find(optarg);
+			if (!cfg->scenario) {
 				fprintf(stderr, "opsbench-suite: --scenario '%s': no such scenario (see opsbench-run --list)\n",
 					optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		case 'f': spec = optarg; break;
-		case 'G': list_groups = true; break;
+		case 'f': a->spec = optarg; break;
+		case 'G': a->list_groups = true; break;
+		case 'L': a->list_profiles = true; break;
+		case 'n': a->print_passes = true; break;
+		case 'V': cfg->variant_build = true; break;
 		case 'c':
 			if (parse_number("cpu", optarg, 0, CPU_SETSIZE - 1, "a CPU number", &num))
 				return EXIT_USAGE;
-			pin = (int)num;
+			a->pin = (int)num;
 			break;
-		case 'P': pin = -2; break;
+		case 'P': a->pin = -2; break;
 		case 'r':
 			if (parse_number("rounds", optarg, 2, 100000, "a whole number", &num))
 				return EXIT_USAGE;
-			rounds = (unsigned int)num;
+			a->rounds = (unsigned int)num;
 			break;
 		case 'm':
 			if (parse_number("sample-ms", optarg, 0.001, 1000, NULL, &num))
 				return EXIT_USAGE;
-			sample_ms = num;
+			a->sample_ms = num;
 			break;
 		case 'k':
-			if (parse_pass(optarg, &cfg.pass, &cfg.passes))
+			if (parse_pass(optarg, &cfg->pass, &cfg->passes))
 				return EXIT_USAGE;
 			break;
-		case 'l': list = true; break;
+		case 'l': a->list = true; break;
 		case 'h': usage(); return 0;
 		case ':':
 			fprintf(stderr, "opsbench-suite: %s needs a value (see --help)\n", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
 			/* Not ours: Google Benchmark's, or unknown (ob_gb_init says). */
-			optind--;
-			goto rest;
+			a->rest = optind - 1;
+			return -1;
 		}
 	}
-rest:
-	ob_read_caches(&cfg.caches, "");
-	cfg.rounds = rounds ? rounds : profiles[cfg.profile].rounds;
-	cfg.cold_rounds = rounds ? rounds : profiles[cfg.profile].cold_rounds;
-	cfg.sample_ns = (sample_ms > 0 ? sample_ms : profiles[cfg.profile].sample_ms) * 1e6;
-	if (cfg.passes > cfg.rounds || cfg.passes > cfg.cold_rounds) {
+	a->rest = optind;
+	return -1;
+}
+
+/* The lookup groups' rounds and sample length: the flags', else the profile's.  0, or -1 after saying why. */
+static int set_rounds(struct suite_cfg *cfg, const struct args *a)
+{
+	const struct profile_info *pr = &profiles[cfg->profile];
+
+	cfg->rounds = a->rounds ? a->rounds : pr->rounds;
+	cfg->cold_rounds = a->rounds ? a->rounds : pr->cold_rounds;
+	cfg->sample_ns = (a->sample_ms > 0 ? a->sample_ms : pr->sample_ms) * 1e6;
+	if (cfg->passes > cfg->rounds || cfg->passes > cfg->cold_rounds) {
 		fprintf(stderr, "opsbench-suite: --pass %u/%u: more slices than the %u rounds\n",
-			cfg.pass, cfg.passes, cfg.rounds < cfg.cold_rounds ? cfg.rounds : cfg.cold_rounds);
-		return EXIT_USAGE;
+			cfg->pass, cfg->passes, cfg->rounds < cfg->cold_rounds ? cfg->rounds : cfg->cold_rounds);
+		return -1;
 	}
-	filter = filter_init(spec);
-	all_groups(&cfg);
+	return 0;
+}
 
-	if (list_groups || list) {
-		size_t shown = 0;
+/* The index of group @name, or groups.n after saying there is none. */
+static size_t find_group(const struct suite_cfg *cfg, const char *name)
+{
+	size_t i;
 
-		if (list && group && strcmp(group, "all")) {
-			size_t i;
+	for (i = 0; i < groups.n && strcmp(name, groups.v[i].name); i++)
+		;
+	if (i == groups.n)
+		fprintf(stderr, "opsbench-suite: --group '%s': no such group in profile %s (see --list-groups)\n",
+			name, profiles[cfg->profile].name);
+	return i;
+}
 
-			for (i = 0; i < groups.n && strcmp(group, groups.v[i].name); i++)
-				;
-			if (i == groups.n) {
-				fprintf(stderr, "opsbench-suite: --group '%s': no such group in profile %s (see --list-groups)\n",
-					group, profiles[cfg.profile].name);
-				return EXIT_USAGE;
-			}
-		}
+/* --list and --list-groups: the matching benchmarks, or the groups that have one.  The exit status. */
+static int list(const struct suite_cfg *cfg, const struct args *a)
+{
+	bool one = a->list && a->group && strcmp(a->group, "all");
+	size_t shown = 0;
 
-		for (size_t i = 0; i < groups.n; i++) {
-			const struct bench_list *l;
-			bool any = false;
+	if (one && find_group(cfg, a->group) == groups.n)
+		return EXIT_USAGE;
+	for (size_t i = 0; i < groups.n; i++) {
+		const struct bench_list *l;
+		bool any = false;
 
-			if (list && group && strcmp(group, "all") && strcmp(group, groups.v[i].name))
+		if (one && strcmp(a->group, groups.v[i].name))
+			continue;
+		l = group_list(cfg, &groups.v[i], false);
+		for (size_t k = 0; k < l->n; k++) {
+			if (!filter_match(filter, l->v[k].name))
 				continue;
-			l = group_list(&cfg, &groups.v[i], false);
-			for (size_t k = 0; k < l->n; k++) {
-				if (!filter_match(filter, l->v[k].name))
-					continue;
-				any = true;
-				shown++;
-				if (list)
-					printf("%s\n", l->v[k].name);
-			}
-			if (list_groups && any)
-				printf("%s\n", groups.v[i].name);
+			any = true;
+			shown++;
+			if (a->list)
+				printf("%s\n", l->v[k].name);
 		}
-		if (list && !shown) {
-			fprintf(stderr, "opsbench-suite: --list: no benchmark matches (group '%s', filter '%s')\n",
-				group ? group : "all", spec ? spec : "");
-			return EXIT_USAGE;
-		}
-		return 0;
+		if (a->list_groups && any)
+			printf("%s\n", groups.v[i].name);
 	}
-	if (!group) {
-		fprintf(stderr, "opsbench-suite: say which --group to run (--list-groups lists them; "
-				"`make bench` runs them all)\n");
+	if (a->list && !shown) {
+		fprintf(stderr, "opsbench-suite: --list: no benchmark matches (group '%s', filter '%s')\n",
+			a->group ? a->group : "all", a->spec ? a->spec : "");
 		return EXIT_USAGE;
 	}
+	return 0;
+}
 
-	char why[256];
+/*
+ * Google Benchmark's command line: the profile's settings first, then
+ * whatever is left of ours (which wins).  0, or the exit status.
+ */
+static int gb_init(const struct suite_cfg *cfg, const struct args *a, int argc, char **argv, int *gb_argc)
+{
+	const struct profile_info *pr = &profiles[cfg->profile];
+	char *repetitions, *min_time;
 
-	if (ob_emulated(why, sizeof(why)))
-		fprintf(stderr, "opsbench-suite: %s; its timings mean nothing and are not results\n", why);
-	pin_cpu(pin);
-
-	/* Profile defaults first, then whatever is left of the command line. */
-	gb_argv = calloc((size_t)(argc - optind) + 8, sizeof(char *));
-	int gb_argc = 0;
-
-	if (!gb_argv) {
+	gb_argv = calloc((size_t)(argc - a->rest) + 8, sizeof(char *));
+	if (!gb_argv || asprintf(&repetitions, "--benchmark_repetitions=%u", pr->repetitions) < 0 ||
+	    asprintf(&min_time, "--benchmark_min_time=%s", pr->min_time) < 0) {
 		perror("opsbench-suite");
 		return 1;
 	}
-	gb_argv[gb_argc++] = argv[0];
-	gb_argv[gb_argc++] = (char *)profiles[cfg.profile].repetitions;
-	gb_argv[gb_argc++] = (char *)profiles[cfg.profile].min_time;
+	*gb_argc = 0;
+	gb_argv[(*gb_argc)++] = argv[0];
+	gb_argv[(*gb_argc)++] = repetitions;
+	gb_argv[(*gb_argc)++] = min_time;
 	/* Lookup groups interleave by their own shuffled rounds, in registration order. */
-	gb_argv[gb_argc++] = strncmp(group, "lookup/", 7) ?
+	gb_argv[(*gb_argc)++] = strncmp(a->group, "lookup/", 7) ?
 		(char *)"--benchmark_enable_random_interleaving=true" :
 		(char *)"--benchmark_enable_random_interleaving=false";
-	if (spec) {
-		if (asprintf(&filter_flag, "--benchmark_filter=%s", spec) < 0) {
+	if (a->spec) {
+		if (asprintf(&filter_flag, "--benchmark_filter=%s", a->spec) < 0) {
 			perror("opsbench-suite");
 			return 1;
 		}
-		gb_argv[gb_argc++] = filter_flag;
+		gb_argv[(*gb_argc)++] = filter_flag;
 	}
-	for (int i = optind; i < argc; i++)
-		gb_argv[gb_argc++] = argv[i];
-	if (ob_gb_init(&gb_argc, gb_argv))
-		return EXIT_USAGE;
+	for (int i = a->rest; i < argc; i++)
+		gb_argv[(*gb_argc)++] = argv[i];
+	return ob_gb_init(gb_argc, gb_argv) ? EXIT_USAGE : 0;
+}
+
+/* Register group @name's benchmarks ('all': every group's); *@expected: those the filter lets through.  The exit status. */
+static int register_groups(const struct suite_cfg *cfg, const char *name, size_t *expected)
+{
+	size_t matched = 0;
 
 	for (size_t i = 0; i < groups.n; i++) {
 		const struct bench_list *l;
 
-		if (strcmp(group, "all") && strcmp(group, groups.v[i].name))
+		if (strcmp(name, "all") && strcmp(name, groups.v[i].name))
 			continue;
 		matched++;
-		l = group_list(&cfg, &groups.v[i], true);
+		l = group_list(cfg, &groups.v[i], true);
 		for (size_t k = 0; k < l->n; k++) {
 			if (ob_gb_register(&l->v[k]))
 				return 1;
-			expected += filter_match(filter, l->v[k].name);
+			*expected += filter_match(filter, l->v[k].name);
 		}
 	}
 	if (!matched) {
 		fprintf(stderr, "opsbench-suite: --group '%s': no such group in profile %s (see --list-groups)\n",
-			group, profiles[cfg.profile].name);
+			name, profiles[cfg->profile].name);
 		return EXIT_USAGE;
 	}
-	/*
-	 * On a stack at a fixed address: where the process's own stack starts
-	 * moves with the environment, argv and the checkout's path, and with it
-	 * the cache sets of the stack lines a lookup touches.  Seen: the same
-	 * binary's cold default_ops/direct ratio was 1.05 to 1.14 as only the
-	 * size of the environment changed.
-	 */
+	return 0;
+}
+
+/*
+ * Run the registered benchmarks, on a stack at a fixed address: where the
+ * process's own stack starts moves with the environment, argv and the
+ * checkout's path, and with it the cache sets of the stack lines a lookup
+ * touches (docs/method.md#lookup-groups).  The exit status.
+ */
+static int run(const char *group, size_t expected, int gb_argc)
+{
 	struct gb_call call = { .expected = expected };
 	struct ob_err err = { 0 };
 
@@ -580,4 +766,48 @@ rest:
 		return 1;
 	}
 	return check_out_file(gb_argc, gb_argv);
+}
+
+int main(int argc, char **argv)
+{
+	struct suite_cfg cfg = { .profile = PROFILE_QUICK, .pass = 1, .passes = 1 };
+	struct args a = { .pin = -1 };
+	size_t expected = 0;
+	char why[256];
+	int ret, gb_argc;
+
+	no_aslr(argv);
+	ob_check_stdout_at_exit("opsbench-suite");
+	ob_gb_context("variant", OB_VARIANT);
+	ob_gb_context("commit", ob_build_commit);
+	if ((ret = parse_args(argc, argv, &cfg, &a)) >= 0)
+		return ret;
+	ob_read_caches(&cfg.caches, "");
+	if (a.list_profiles) {
+		list_profiles(&cfg);
+		return 0;
+	}
+	if (a.print_passes) {
+		printf("%u\n", profiles[cfg.profile].passes);
+		return 0;
+	}
+	if (set_rounds(&cfg, &a))
+		return EXIT_USAGE;
+	filter = filter_init(a.spec);
+	all_groups(&cfg);
+	if (a.list_groups || a.list)
+		return list(&cfg, &a);
+	if (!a.group) {
+		fprintf(stderr, "opsbench-suite: say which --group to run (--list-groups lists them; "
+				"`make bench` runs them all)\n");
+		return EXIT_USAGE;
+	}
+	if (ob_emulated(why, sizeof(why)))
+		fprintf(stderr, "opsbench-suite: %s; its timings mean nothing and are not results\n", why);
+	pin_cpu(a.pin);
+	if ((ret = gb_init(&cfg, &a, argc, argv, &gb_argc)))
+		return ret;
+	if ((ret = register_groups(&cfg, a.group, &expected)))
+		return ret;
+	return run(a.group, expected, gb_argc);
 }

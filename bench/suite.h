@@ -18,10 +18,47 @@
 #include "opsbench/workload.h"
 
 enum profile {
-	PROFILE_QUICK,		/* a representative subset: minutes */
-	PROFILE_FULL,		/* the whole matrix: under an hour */
-	PROFILE_SMOKE,		/* tiny sizes, for `make test` */
+	PROFILE_QUICK,
+	PROFILE_FULL,
+	PROFILE_SMOKE,
+	PROFILE_COUNT
 };
+
+/* @n values of one scenario parameter, written LIST(type, a, b, ...). */
+#define LIST(type, ...)	{ .v = (const type[]){ __VA_ARGS__ }, \
+			  .n = sizeof((const type[]){ __VA_ARGS__ }) / sizeof(type) }
+
+/*
+ * What a profile runs: its groups and how long each measures.  The one
+ * statement of every profile (bench/suite.c profiles[]); opsbench-suite
+ * --list-profiles prints it, and scripts/bench.sh asks the suite for what
+ * it needs (--print-passes, --variant-build).  The method:
+ * docs/method.md#what-a-run-is.
+ */
+struct profile_info {
+	const char *name;
+	const char *summary;		/* what it runs, in a few words */
+	/* Lookup groups: every combination of these (lookup_scenarios()). */
+	struct { const enum ob_size_class *v; size_t n; } sizes;
+	struct { const unsigned int *v; size_t n; } custom_pct;
+	struct { const enum lookup_order *v; size_t n; } orders;
+	struct { const unsigned int *v; size_t n; } depths;
+	struct { const bool *v; size_t n; } cold;
+	/*
+	 * The groups a build other than plain runs (make bench's other builds),
+	 * as a POSIX extended regular expression over the group names.
+	 */
+	const char *variant_groups;
+	/* Lookup groups: rounds of one sample per benchmark, warm and cold. */
+	unsigned int rounds, cold_rounds;
+	double sample_ms;		/* lookup groups: milliseconds one sample aims at */
+	unsigned int passes;		/* make bench: processes per lookup group (PASSES=) */
+	/* Calibration and dispatch groups: Google Benchmark's settings. */
+	unsigned int repetitions;	/* samples per benchmark (medians are taken over them) */
+	const char *min_time;		/* seconds per repetition */
+};
+
+extern const struct profile_info profiles[PROFILE_COUNT];
 
 struct suite_cfg {
 	enum profile profile;
@@ -38,6 +75,8 @@ struct suite_cfg {
 	unsigned int pass, passes;
 	/* --scenario NAME: the one lookup group, instead of the profile's matrix. */
 	const struct ob_scenario *scenario;
+	/* --variant-build: only the groups of the profile that other builds run. */
+	bool variant_build;
 };
 
 struct bench_list {

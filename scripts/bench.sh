@@ -7,24 +7,17 @@
 #       [RUN_DIR_FILE=file: where to write the finished folder's path]
 #       [DRIVER=path/to/opsbench-run: its --list --json goes to registry.json] scripts/bench.sh
 #
-# With VARIANT_SUITES the run also measures those builds (make bench: quick,
-# retpoline; full, every variant): in the quick profile their dispatch group,
-# the L1- and L2-sized lookup groups without custom ops and the L1 group
-# with 10% custom ops (uniform, unpolluted: where static_call and the
-# indirect calls differ), in the full
-# profile every group but the calibration.  Each group of each build is its
-# own processes: strategies are compared only with strategies of the same
-# build.
+# What a profile runs is the suite's table (opsbench-suite --list-profiles):
+# its groups, and with VARIANT_SUITES (make bench's other builds: the
+# Makefile's BENCH_VARIANTS) the groups those builds run
+# (opsbench-suite --variant-build).  Each group of each build is its own
+# processes: strategies are compared only with strategies of the same build.
 #
-# A lookup group's rounds are split into PASSES slices (default 16; smoke: 1),
-# each its own process (opsbench-suite --pass K/N): the run does slice 1 of
-# every lookup group, then slice 2, and so on, so that each scenario's
-# samples come from several processes spread over the whole run, not from
-# one process's few seconds (the host's slow phases last seconds).  A ratio
-# moves about twice as much from process to process as its rounds within
-# one process explain, so the processes, not the rounds, set its precision:
-# with eight, a cold L2 ratio of two runs came 3.1% apart; sixteen halve
-# the rounds of each and cost about 0.4-0.9 s more per extra process (setup).
+# A lookup group's rounds are split into PASSES slices (default: the
+# profile's, opsbench-suite --print-passes), each its own process
+# (opsbench-suite --pass K/N): the run does slice 1 of every lookup group,
+# then slice 2, and so on, so that each scenario's samples come from several
+# processes spread over the whole run.  Why: docs/method.md#processes.
 #
 # The folder is built under a hidden temporary name and renamed when the run
 # is complete, so an earlier run is never overwritten and a half-written one
@@ -40,11 +33,14 @@ filter=${FILTER:-}
 py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 
-case "$profile" in
-quick | full) passes=${PASSES:-16} ;;
-smoke) passes=${PASSES:-1} ;;
-*) echo "bench: PROFILE='$profile': expected quick or full (or smoke, for tests)" >&2; exit 2 ;;
+# The profile's processes per lookup group, from the suite's table; exit 2: no such profile.
+default_passes=$("$suite" --profile "$profile" --print-passes 2>/dev/null)
+case $? in
+0) ;;
+2) echo "bench: PROFILE='$profile': expected quick or full (or smoke, for tests)" >&2; exit 2 ;;
+*) echo "bench: $suite --print-passes failed: is SUITE an opsbench-suite?" >&2; exit 2 ;;
 esac
+passes=${PASSES:-$default_passes}
 if [[ ! $passes =~ ^[1-9][0-9]?$ ]] || ((passes > 64)); then
 	echo "bench: PASSES='$passes': expected a whole number, 1..64" >&2
 	exit 2
@@ -100,20 +96,15 @@ mapfile -t groups < <("$suite" --profile "$profile" --list-groups ${filter:+--fi
 suites=()
 labels=()
 for g in "${groups[@]}"; do suites+=("$suite"); labels+=("$g"); done
-case "$profile" in
-quick) subset='^(dispatch$|lookup/size:(L1|L2)/[^/]*/custom:0/|lookup/size:L1/[^/]*/custom:10/order:uniform/pollute:0/)' ;;
-*) subset='^(dispatch$|lookup/)' ;;
-esac
 for vs in ${VARIANT_SUITES:-}; do
 	v=${vs%%=*}
 	vsuite=${vs#*=}
 	[[ -x $vsuite ]] || { echo "bench: the $v build's suite $vsuite is missing" >&2; rm -rf "$tmp"; exit 2; }
 	while IFS= read -r g; do
-		[[ $g =~ $subset ]] || continue
 		groups+=("$g")
 		suites+=("$vsuite")
 		labels+=("$g ($v build)")
-	done < <("$vsuite" --profile "$profile" --list-groups ${filter:+--filter "$filter"})
+	done < <("$vsuite" --profile "$profile" --variant-build --list-groups ${filter:+--filter "$filter"})
 done
 if ((${#groups[@]} == 0)); then
 	echo "bench: no benchmark matches FILTER='$filter'" >&2
