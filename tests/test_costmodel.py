@@ -85,23 +85,79 @@ class TestCostModel(unittest.TestCase):
                                                         benchmarks.lookup_scenarios(d["results"])))
 
 
+def reg_entry(samples, reads=1.0, writes=1.0, bus_us=0.0):
+    """A regulator benchmark's repetitions, with its per-call counters."""
+    n = len(samples)
+    return {"samples": list(samples),
+            "counters": {"reads": [reads] * n, "writes": [writes] * n, "bus_us": [bus_us] * n,
+                         "delay_us": [0.0] * n}}
+
+
+def reg(strategy, core="2011", bus="mmio", path="set_voltage", driver="plain", delay="none"):
+    return f"regulator/{strategy}/core:{core}/bus:{bus}/path:{path}/driver:{driver}/delay:{delay}"
+
+
 class TestRegulatorTables(unittest.TestCase):
     def test_share_of_the_path(self):
         res = {
-            "regulator/null_tested/path:set_voltage/driver:ab8500/delay:spin": entry([50000.0] * 9, False),
-            "regulator/flag_gated/path:set_voltage/driver:ab8500/delay:spin": entry([50000.0, 50001.0] * 4 + [50000.5], False),
-            "regulator/null_tested/path:set_voltage/driver:plain/delay:none": entry([20.0] * 9, False),
-            "regulator/default_ops/path:set_voltage/driver:plain/delay:none": entry([24.0] * 9, False),
+            reg("null_tested", path="enable", driver="ab8500_tvout", delay="wait"): entry([50000.0] * 9, False),
+            reg("flag_gated", path="enable", driver="ab8500_tvout", delay="wait"):
+                entry([50000.0, 50001.0] * 4 + [50000.5], False),
+            reg("null_tested"): entry([20.0] * 9, False),
+            reg("default_ops"): entry([24.0] * 9, False),
         }
         rows = {r[0]: r for r in regulator_report.stop_mattering(res)}
-        spin = rows["regulator set_voltage, ab8500, delay spin"]
+        spin = rows["regulator 2011, mmio, enable, ab8500_tvout, delay wait"]
         self.assertAlmostEqual(spin[1], 50000.0)
         self.assertAlmostEqual(spin[2], 0.5)
         self.assertAlmostEqual(spin[3], 1e-5)
-        plain = rows["regulator set_voltage, plain, delay none"]
+        plain = rows["regulator 2011, mmio, set_voltage, plain, delay none"]
         self.assertAlmostEqual(plain[3], 0.2)
         self.assertTrue(plain[4])            # 24 against 20: measurable
         self.assertIn("+20.000%", regulator_report.regulator_section(res))
+
+    def test_groups_by_core_bus_path_driver_and_delay_in_report_order(self):
+        res = {reg("null_tested", core=c, bus=b): reg_entry([10.0] * 5)
+               for c in ("6.x", "2011") for b in ("i2c", "mmio")}
+        keys = list(regulator_report.regulator_groups(res))
+        self.assertEqual([k[:2] for k in keys],
+                         [("2011", "mmio"), ("2011", "i2c"), ("6.x", "mmio"), ("6.x", "i2c")])
+        self.assertEqual(keys[0][2:], ("set_voltage", "plain", "none"))
+
+    def test_the_extra_read_on_each_bus(self):
+        # default_ops reads the old selector: one read more, 97.5 us of bus time on I2C
+        res = {
+            reg("null_tested"): reg_entry([100.0] * 9, reads=0.0),
+            reg("default_ops"): reg_entry([110.0] * 9, reads=1.0),
+            reg("null_tested", bus="i2c"): reg_entry([72600.0] * 9, reads=0.0, bus_us=72.5),
+            reg("default_ops", bus="i2c"): reg_entry([170100.0] * 9, reads=1.0, bus_us=170.0),
+        }
+        got = {(r[0], r[1]): r for r in regulator_report.plus21(regulator_report.regulator_groups(res))}
+        mmio, i2c = got[("2011", "mmio")], got[("2011", "i2c")]
+        self.assertAlmostEqual(mmio[4], 0.10)
+        self.assertAlmostEqual(i2c[3], 97500.0)
+        self.assertAlmostEqual(i2c[6], 1.0)
+        self.assertTrue(i2c[5])
+        text = regulator_report.regulator_section(res)
+        self.assertIn("Where the earlier \"+21%\" came from", text)
+        self.assertIn("core 2011, bus i2c: `default_ops` +97500.0 ns", text)
+        self.assertIn("never runs with the two commits", text)
+
+    def test_dispatch_alone_leaves_out_the_strategy_with_other_accesses(self):
+        res = {
+            reg("null_tested", bus="i2c"): reg_entry([72600.0, 72610.0] * 4 + [72605.0], reads=0.0),
+            reg("flag_gated", bus="i2c"): reg_entry([72602.0, 72608.0] * 4 + [72605.0], reads=0.0),
+            reg("default_ops", bus="i2c"): reg_entry([170100.0] * 9, reads=1.0),
+        }
+        label = "regulator 2011, i2c, set_voltage, plain, delay none"
+        spread, share, measurable, n = regulator_report.dispatch_alone(res)[label]
+        self.assertEqual(n, 2)
+        self.assertAlmostEqual(spread, 0.0)
+        self.assertFalse(measurable)
+        row = {r[0]: r for r in regulator_report.stop_mattering(res)}[label]
+        self.assertTrue(row[4])              # with default_ops' extra read: measurable
+        section = regulator_report.stop_mattering_section(res)
+        self.assertIn("(0.000%, 2 strategies) | no |", section)
 
 
 if __name__ == "__main__":

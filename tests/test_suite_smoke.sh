@@ -59,12 +59,14 @@ assert any(b["name"].startswith("dispatch/") for b in runs), "no dispatch benchm
 reg = json.load(open(sys.argv[2]))["regulator_strategies"]
 reg_seen = {b["name"].split("/")[1] for b in runs if b["name"].startswith("regulator/")}
 assert reg_seen == {s["name"] for s in reg}, f"regulator strategies in JSON {sorted(reg_seen)}"
-for s in reg:  # every path and driver it can run: plain; ab8500 counted and waited
-    mine = {"/".join(b["name"].split("/")[2:5]) for b in runs if b["name"].startswith(f"regulator/{s['name']}/")}
-    want = {f"path:{p}/driver:plain/delay:none" for p in ("set_voltage", "enable")}
+for s in reg:  # both cores and buses; every path and driver it can run; the 10 ms enable counted and waited
+    mine = {"/".join(b["name"].split("/")[2:7]) for b in runs if b["name"].startswith(f"regulator/{s['name']}/")}
+    paths = {f"path:{p}/driver:plain/delay:none" for p in ("set_voltage", "enable")}
     if s["timing_ops"]:
-        want |= {f"path:{p}/driver:ab8500/delay:{d}" for p in ("set_voltage", "enable") for d in ("none", "spin")}
-    assert mine == want, f"{s['name']}: {sorted(mine)}"
+        paths |= {f"path:set_voltage/driver:{d}/delay:none" for d in ("ab8500", "ab8500_sel")}
+        paths |= {f"path:enable/driver:ab8500_tvout/delay:{d}" for d in ("count", "wait")}
+    want = {f"core:{c}/bus:{b}/{p}" for c in ("2011", "6.x") for b in ("mmio", "i2c") for p in paths}
+    assert mine == want, f"{s['name']}: {sorted(mine ^ want)}"
 assert any(b["name"].startswith("calib/chase/") for b in runs), "no pointer chase"
 print(f"{len(runs)} runs, strategies {sorted(seen)}")
 PY

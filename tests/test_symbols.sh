@@ -32,12 +32,12 @@ for o in "$build"/obj/src/strategies/*.o; do
 done
 for o in "$build"/obj/src/regulator/strategies/*.o; do
 	s=$(basename "$o" .o)
-	for f in set_voltage enable; do
+	for f in set_voltage_2011 enable_2011 set_voltage_6x enable_6x; do
 		grep -qx "$s reg_${s}_$f" <<<"$syms" || missing+=" reg_${s}_$f"
 	done
 done
 if [[ -z $missing ]]; then
-	ok "every strategy has <name>_run, <name>_lookup and <name>_build; every regulator strategy reg_<name>_set_voltage and _enable"
+	ok "every strategy has <name>_run, <name>_lookup and <name>_build; every regulator strategy reg_<name>_set_voltage_2011, _enable_2011, _set_voltage_6x and _enable_6x"
 else
 	bad "missing:$missing"
 fi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * flag_gated - a bit in the device, computed once at registration, says
- * whether the optional op is there (REG_OP_VOLTAGE_TIME for the pair,
+ * whether the optional op is there (REG_OP_TIME_SEL, REG_OP_GET_SEL,
  * REG_OP_ENABLE_TIME), as DCACHE_OP_* bits do for the dentry ops.
  */
 #define REG_STRATEGY_NAME	flag_gated

@@ -27,31 +27,41 @@ OB_DECLARE_STATIC_CALL(reg_enable_time, reg_dev_fn);
 
 static void reg_static_call_detach(struct regulator_dev *rdev)
 {
-	if (rdev->flags & REG_OP_VOLTAGE_TIME) {
+	if (rdev->flags & REG_OP_TIME_SEL) {
 		ob_static_call_detach(&OB_STATIC_CALL_KEY(reg_set_voltage_time_sel));
-		ob_static_call_detach(&OB_STATIC_CALL_KEY(reg_get_voltage_sel));
+		if (rdev->flags & REG_OP_GET_SEL)
+			ob_static_call_detach(&OB_STATIC_CALL_KEY(reg_get_voltage_sel));
 	}
 	if (rdev->flags & REG_OP_ENABLE_TIME)
 		ob_static_call_detach(&OB_STATIC_CALL_KEY(reg_enable_time));
 	rdev->flags = 0;
 }
 
+/*
+ * get_voltage_sel is reached through its trampoline only behind
+ * set_voltage_time_sel (the pair), so its trampoline is patched only with
+ * it: the plain driver's get_voltage_sel, never called there, does not
+ * take the one target.
+ */
 static int reg_static_call_attach(struct regulator_dev *rdev, struct ob_err *err)
 {
 	const struct regulator_ops *ops = rdev->desc->ops;
 	unsigned int want = reg_op_flags(ops);
 
 	rdev->flags = 0;
-	if (want & REG_OP_VOLTAGE_TIME) {
+	if (want & REG_OP_TIME_SEL) {
 		if (ob_static_call_attach(&OB_STATIC_CALL_KEY(reg_set_voltage_time_sel),
 					  (void *)ops->set_voltage_time_sel, err))
 			return err->code;
-		if (ob_static_call_attach(&OB_STATIC_CALL_KEY(reg_get_voltage_sel),
-					  (void *)ops->get_voltage_sel, err)) {
-			ob_static_call_detach(&OB_STATIC_CALL_KEY(reg_set_voltage_time_sel));
-			return err->code;
+		rdev->flags |= REG_OP_TIME_SEL;
+		if (want & REG_OP_GET_SEL) {
+			if (ob_static_call_attach(&OB_STATIC_CALL_KEY(reg_get_voltage_sel),
+						  (void *)ops->get_voltage_sel, err)) {
+				reg_static_call_detach(rdev);
+				return err->code;
+			}
+			rdev->flags |= REG_OP_GET_SEL;
 		}
-		rdev->flags |= REG_OP_VOLTAGE_TIME;
 	}
 	if (want & REG_OP_ENABLE_TIME) {
 		if (ob_static_call_attach(&OB_STATIC_CALL_KEY(reg_enable_time),
