@@ -46,6 +46,7 @@ struct options {
 	unsigned int stack_offset;	/* bytes the measured loop starts lower on its stack */
 	const struct ob_scenario *scenario;	/* --scenario: the base of the parameters */
 	struct ob_caches caches;	/* what scenarios are sized by: sysfs, or --caches */
+	const char *zipf;	/* --zipf as given: meaningful only with --order zipf */
 };
 
 /* ---- the command line: every flag with its help beside it ---- */
@@ -222,7 +223,10 @@ static void parse_flag(int c, char **argv, struct options *o)
 		o->wl.order = (enum lookup_order)ord;
 		break;
 	}
-	case OPT_ZIPF:		o->wl.zipf_s = parse_real("zipf", optarg, 1e-9, 10); break;
+	case OPT_ZIPF:
+		o->wl.zipf_s = parse_real("zipf", optarg, 1e-9, 10);
+		o->zipf = optarg;
+		break;
 	case OPT_NEGATIVE:	o->wl.negative_share = parse_real("negative", optarg, 0, 1); break;
 	case OPT_CASE:		o->wl.case_share = parse_real("case", optarg, 0, 1); break;
 	case OPT_STALE:		o->wl.stale_share = parse_real("stale", optarg, 0, 1); break;
@@ -459,6 +463,11 @@ static const struct strategy *check_options(const struct options *o)
 
 	if (!o->strategy) {
 		fprintf(stderr, "opsbench-run: --strategy is required (one of the names --list prints)\n");
+		exit(EXIT_USAGE);
+	}
+	if (o->zipf && o->wl.order != ORDER_ZIPF) {
+		fprintf(stderr, "opsbench-run: --zipf %s: only with --order zipf (the order is %s)\n",
+			o->zipf, lookup_order_name(o->wl.order));
 		exit(EXIT_USAGE);
 	}
 	if (o->mode == OB_COLD && !o->pollute) {

@@ -13,6 +13,7 @@
 #include <regex.h>
 #include <sched.h>
 #include <sys/personality.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,7 +215,8 @@ static struct ob_gb_filter *filter_init(const char *spec)
 	struct ob_gb_filter *f = ob_gb_filter_new(spec, msg, sizeof(msg));
 
 	if (!f) {
-		fprintf(stderr, "opsbench-suite: --filter '%s': %s\n", spec, msg);
+		fprintf(stderr, "opsbench-suite: --filter '%.80s%s': %s\n", spec,
+			strlen(spec) > 80 ? "..." : "", msg);
 		exit(EXIT_USAGE);
 	}
 	return f;
@@ -285,6 +287,23 @@ static void pin_cpu(int cpu)
 	if (cpu >= 0)
 		snprintf(text, sizeof(text), "%d", cpu);
 	ob_gb_context("pinned_cpu", text);
+}
+
+/* 0 if this process may run on CPU @cpu; else -1, after saying which it may use. */
+static int check_cpu(int cpu)
+{
+	cpu_set_t set;
+	char allowed[256] = "";
+	size_t n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) || CPU_ISSET(cpu, &set))
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < sizeof(allowed) - 16; c++)
+		if (CPU_ISSET(c, &set))
+			n += (size_t)snprintf(allowed + n, sizeof(allowed) - n, "%s%d", n ? "," : "", c);
+	fprintf(stderr, "opsbench-suite: --cpu %d: not a CPU this process may run on (allowed: %s)\n",
+		cpu, allowed);
+	return -1;
 }
 
 /* ---- the command line ---- */
@@ -485,9 +504,10 @@ static void list_profiles(const struct suite_cfg *cfg)
 static int check_out_file(int argc, char **argv)
 {
 	const char *out = NULL, *fmt = "json";
-	char last = 0;
+	char tail[4096], last = 0;
+	struct stat st;
+	size_t got;
 	FILE *f;
-	int c;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "--benchmark_out=", 16))
@@ -498,14 +518,21 @@ static int check_out_file(int argc, char **argv)
 	if (!out)
 		return 0;
 	f = fopen(out, "r");
-	if (!f) {
-		fprintf(stderr, "opsbench-suite: --benchmark_out=%s: not written: %s\n", out, strerror(errno));
+	if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "opsbench-suite: --benchmark_out=%s: not written: %s\n", out,
+			f ? "not a regular file" : strerror(errno));
+		if (f)
+			fclose(f);
 		return 1;
 	}
-	while ((c = getc(f)) != EOF)
-		if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
-			last = (char)c;
+	/* The end of the file is enough to see whether it is whole. */
+	if (st.st_size > (off_t)sizeof(tail))
+		fseeko(f, st.st_size - (off_t)sizeof(tail), SEEK_SET);
+	got = fread(tail, 1, sizeof(tail), f);
 	fclose(f);
+	for (size_t i = 0; i < got; i++)
+		if (tail[i] != ' ' && tail[i] != '\n' && tail[i] != '\r' && tail[i] != '\t')
+			last = tail[i];
 	if (!strcmp(fmt, "json") ? last != '}' : !last) {
 		fprintf(stderr, "opsbench-suite: --benchmark_out=%s: the file is empty or cut short (a full disk?)\n", out);
 		return 1;
@@ -583,7 +610,8 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 		case 'n': a->print_passes = true; break;
 		case 'V': cfg->variant_build = true; break;
 		case 'c':
-			if (parse_number("cpu", optarg, 0, CPU_SETSIZE - 1, "a CPU number", &num))
+			if (parse_number("cpu", optarg, 0, CPU_SETSIZE - 1, "a CPU number", &num) ||
+			    check_cpu((int)num))
 				return EXIT_USAGE;
 			a->pin = (int)num;
 			break;
@@ -649,7 +677,7 @@ static size_t find_group(const struct suite_cfg *cfg, const char *name)
 /* --list and --list-groups: the matching benchmarks, or the groups that have one.  The exit status. */
 static int list(const struct suite_cfg *cfg, const struct args *a)
 {
-	bool one = a->list && a->group && strcmp(a->group, "all");
+	bool one = a->group && strcmp(a->group, "all");
 	size_t shown = 0;
 
 	if (one && find_group(cfg, a->group) == groups.n)

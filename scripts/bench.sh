@@ -48,7 +48,7 @@ fi
 if ! "$suite" --profile "$profile" --pass "$passes/$passes" --list-groups >/dev/null; then
 	exit 2
 fi
-if [[ -n $filter ]] && ! "$suite" --filter "$filter" --list-groups >/dev/null; then
+if [[ -n $filter ]] && ! "$suite" --filter="$filter" --list-groups >/dev/null; then
 	exit 2
 fi
 
@@ -92,7 +92,7 @@ watch_make "$tmp/.stopped-by"
 trap '[[ -z $watcher ]] || kill "$watcher" 2>/dev/null' EXIT
 
 # The runs: a group and the suite (build) that runs it.
-mapfile -t groups < <("$suite" --profile "$profile" --list-groups ${filter:+--filter "$filter"})
+mapfile -t groups < <("$suite" --profile "$profile" --list-groups ${filter:+--filter="$filter"})
 suites=()
 labels=()
 for g in "${groups[@]}"; do suites+=("$suite"); labels+=("$g"); done
@@ -104,7 +104,7 @@ for vs in ${VARIANT_SUITES:-}; do
 		groups+=("$g")
 		suites+=("$vsuite")
 		labels+=("$g ($v build)")
-	done < <("$vsuite" --profile "$profile" --variant-build --list-groups ${filter:+--filter "$filter"})
+	done < <("$vsuite" --profile "$profile" --variant-build --list-groups ${filter:+--filter="$filter"})
 done
 if ((${#groups[@]} == 0)); then
 	echo "bench: no benchmark matches FILTER='$filter'" >&2
@@ -124,7 +124,7 @@ done
 
 started=$(date +%s)
 echo "bench: profile $profile, ${#groups[@]} groups (lookup groups in $passes slices each: ${#jobs[@]} processes), writing $final" >&2
-"$py" scripts/meta.py --profile "$profile" --filter "$filter" --command "make bench PROFILE=$profile${filter:+ FILTER=$filter}" \
+"$py" scripts/meta.py --profile="$profile" --filter="$filter" --command="make bench PROFILE=$profile${filter:+ FILTER=$filter}" \
 	>"$tmp/meta.json.part" && mv "$tmp/meta.json.part" "$tmp/meta.json" || fail_after "writing meta.json failed"
 # The strategies and scenarios this build has (the report takes its baselines from it).
 if [[ -n ${DRIVER:-} ]]; then
@@ -138,7 +138,7 @@ for j in "${!jobs[@]}"; do
 	label=${labels[$i]}
 	[[ $pass == 1/1 ]] || label="$label, slice $pass"
 	echo "bench: [$((j + 1))/${#jobs[@]}] $label ($(($(date +%s) - started)) s so far)" >&2
-	"${suites[$i]}" --profile "$profile" --group "$g" --pass "$pass" ${filter:+--filter "$filter"} \
+	"${suites[$i]}" --profile "$profile" --group "$g" --pass "$pass" ${filter:+--filter="$filter"} \
 		--benchmark_out="$part.part" --benchmark_out_format=json >>"$tmp/console.txt" &
 	child=$!
 	wait "$child" || {

@@ -88,7 +88,17 @@ int ob_gb_init(int *argc, char **argv);
  */
 struct ob_gb_filter;
 
-/* ob_gb_filter_new - compile @spec; NULL and a reason in @msg when it does not compile. */
+/*
+ * The longest filter accepted, in bytes.  Benchmark names are under 200
+ * bytes; std::regex compiles and matches by recursion, and a pattern of
+ * 100,000 bytes overflowed the stack.
+ */
+#define OB_GB_FILTER_MAX	1024
+
+/*
+ * ob_gb_filter_new - compile @spec (at most OB_GB_FILTER_MAX bytes); NULL
+ * and a reason in @msg when it is too long or does not compile.
+ */
 struct ob_gb_filter *ob_gb_filter_new(const char *spec, char *msg, size_t len);
 
 /* ob_gb_filter_match - does @name pass @f? */

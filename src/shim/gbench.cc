@@ -12,6 +12,7 @@
 #include <cstring>
 #include <regex>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "opsbench/gbench.h"
@@ -139,6 +140,12 @@ struct ob_gb_filter *ob_gb_filter_new(const char *spec, char *msg, size_t len)
 	f->any = !spec || !*spec || !std::strcmp(spec, "all");
 	if (f->any)
 		return f;
+	if (std::strlen(spec) > OB_GB_FILTER_MAX) {
+		std::snprintf(msg, len, "%zu bytes: longer than the %d a filter may have",
+			      std::strlen(spec), OB_GB_FILTER_MAX);
+		delete f;
+		return nullptr;
+	}
 	f->negate = spec[0] == '-';
 	try {
 		f->re = std::regex(spec + f->negate, std::regex::extended);
@@ -206,12 +213,21 @@ bool flag_ok(const char *prog, const char *arg)
 			delete f;
 			return true;
 		}
-		std::fprintf(stderr, "%s: %s: %s\n", prog, arg, msg);
+		std::fprintf(stderr, "%s: %.80s%s: %s\n", prog, arg, std::strlen(arg) > 80 ? "..." : "", msg);
 		return false;
 	}
-	if ((v = flag_value(arg, "out")) && !*v) {
-		std::fprintf(stderr, "%s: %s: expected a file name\n", prog, arg);
-		return false;
+	if ((v = flag_value(arg, "out"))) {
+		struct stat st;
+
+		if (!*v) {
+			std::fprintf(stderr, "%s: %s: expected a file name\n", prog, arg);
+			return false;
+		}
+		/* What is written is read back and checked: a regular file only. */
+		if (!stat(v, &st) && !S_ISREG(st.st_mode)) {
+			std::fprintf(stderr, "%s: %s: not a regular file\n", prog, arg);
+			return false;
+		}
 	}
 	return true;
 }
