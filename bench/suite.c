@@ -37,7 +37,7 @@
  */
 const struct profile_info profiles[PROFILE_COUNT] = {
 	[PROFILE_QUICK] = {
-		.name = "quick", .summary = "a representative subset: minutes",
+		.name = "quick", .summary = "L1 and L2 sizes: the article's claims (the default)",
 		.sizes = LIST(enum ob_size_class, OB_SIZE_L1, OB_SIZE_L2),
 		.custom_pct = LIST(unsigned int, 0, 10),
 		.orders = LIST(enum lookup_order, ORDER_SORTED, ORDER_UNIFORM),
@@ -54,7 +54,7 @@ const struct profile_info profiles[PROFILE_COUNT] = {
 		.repetitions = 20, .min_time = "0.02",
 	},
 	[PROFILE_FULL] = {
-		.name = "full", .summary = "the whole matrix: under an hour",
+		.name = "full", .summary = "every size, share, order and depth, every build: hours",
 		.sizes = LIST(enum ob_size_class, OB_SIZE_L1, OB_SIZE_L2, OB_SIZE_LLC, OB_SIZE_DRAM),
 		.custom_pct = LIST(unsigned int, 0, 1, 10, 50, 100),
 		.orders = LIST(enum lookup_order, ORDER_SORTED, ORDER_UNIFORM, ORDER_ZIPF),
@@ -65,7 +65,7 @@ const struct profile_info profiles[PROFILE_COUNT] = {
 		.repetitions = 20, .min_time = "0.02",
 	},
 	[PROFILE_SMOKE] = {
-		.name = "smoke", .summary = "tiny sizes, for the tests: seconds",
+		.name = "smoke", .summary = "tiny sizes, for the tests",
 		.sizes = LIST(enum ob_size_class, OB_SIZE_TINY),
 		.custom_pct = LIST(unsigned int, 0, 10),
 		.orders = LIST(enum lookup_order, ORDER_UNIFORM),
