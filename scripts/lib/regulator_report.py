@@ -117,7 +117,7 @@ def regulator_section(res):
     rows = []
     for key, strat in groups.items():
         base = strat.get(REG_BASELINE)
-        for s, st in strat.items():
+        for s, st in sorted(strat.items(), key=lambda kv: (kv[0] != REG_BASELINE, kv[0])):
             diff = share = "n/a"
             if base and s != REG_BASELINE:
                 _, diff, share = _diff(st, base)
