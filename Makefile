@@ -259,14 +259,15 @@ deps-cachesim:
 	@scripts/deps.sh build cachesim
 
 cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per lookup, every strategy (GEOMETRY=host|zen4|neoverse-n1, RUN=folder)
-	@python3 scripts/cachesim.py --check --driver $(BUILD)/bin/opsbench-run --geometry "$$GEOMETRY"
+	@python3 scripts/cachesim.py --check --driver=$(BUILD)/bin/opsbench-run --geometry="$$GEOMETRY"
 	@dir=$$(COMMAND='make cachesim' scripts/results-dir.sh) && \
-	 exec python3 scripts/cachesim.py --driver $(BUILD)/bin/opsbench-run --out "$$dir" --geometry "$$GEOMETRY"
+	 exec python3 scripts/cachesim.py --driver=$(BUILD)/bin/opsbench-run --out="$$dir" --geometry="$$GEOMETRY"
 
 deps-perf:
 	@scripts/deps.sh build perf
 
 perf: deps-perf $(TOOLS) ## perf stat of every strategy, setup subtracted (RUN=folder)
+	@DRIVER=$(BUILD)/bin/opsbench-run scripts/perf.sh --check
 	@dir=$$(COMMAND='make perf' scripts/results-dir.sh) && \
 	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" exec scripts/perf.sh
 
@@ -274,6 +275,7 @@ deps-hyperfine:
 	@scripts/deps.sh build hyperfine
 
 hyperfine: deps-hyperfine $(TOOLS) ## every strategy as a whole process under hyperfine (RUN=folder)
+	@DRIVER=$(BUILD)/bin/opsbench-run scripts/hyperfine.sh --check
 	@dir=$$(COMMAND='make hyperfine' scripts/results-dir.sh) && \
 	 DRIVER=$(BUILD)/bin/opsbench-run OUT="$$dir" exec scripts/hyperfine.sh
 
@@ -331,10 +333,10 @@ deps-report:
 report: deps-report ## report.md, plots and claims for RUN=folder (default: the newest complete run)
 	@$(MAKE) --no-print-directory $(DISASM_X86) $(TOOLS)
 	@dir=$$(scripts/results-dir.sh --existing) && \
-	 python3 scripts/report.py --check "$$dir" && \
-	 python3 scripts/disasm.py --dir $(DISASM_DIR) --driver $(BUILD)/bin/opsbench-run --out "$$dir/disasm.md" --columns $(DISASM_X86_COLS) >/dev/null && \
-	 python3 scripts/provenance.py "$$dir" --tree --tool "make report" disasm.md disasm.json && \
-	 python3 scripts/report.py "$$dir"
+	 python3 scripts/report.py --check -- "$$dir" && \
+	 python3 scripts/disasm.py --dir $(DISASM_DIR) --driver $(BUILD)/bin/opsbench-run --out="$$dir/disasm.md" --columns $(DISASM_X86_COLS) >/dev/null && \
+	 python3 scripts/provenance.py --tree --tool "make report" -- "$$dir" disasm.md disasm.json && \
+	 python3 scripts/report.py -- "$$dir"
 
 # Two results folders for make compare.
 A		?=

@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import hostcaches, plumbing, provenance, registry  # noqa: E402
+from lib import hostcaches, plumbing, provenance, registry, runfolder  # noqa: E402
 from lib.plumbing import write_atomic, finish_run  # noqa: E402
 import tempfile
 
@@ -145,6 +145,11 @@ def main():
             raise CachesimError(f"--out {args.out}: no such folder")
         if not args.check and not os.access(args.out, os.W_OK):
             raise CachesimError(f"--out {args.out}: not writable")
+        if not args.check:
+            try:    # a complete run, or the folder scripts/results-dir.sh made for this tool
+                runfolder.check_run(args.out, writes=True, tool_folder=True)
+            except runfolder.InputError as e:
+                raise CachesimError(f"--out {e}") from None
         for tool in ("valgrind", "setarch"):
             if not shutil.which(tool):
                 raise CachesimError(f"{tool} not found: `make cachesim` installs valgrind with apt-get; "
@@ -172,7 +177,6 @@ def main():
                 raise CachesimError(f"--scenarios: {e}") from None
         if args.check:
             return
-        plumbing.watch_make()
 
         runs = [(sc, s["name"]) for sc in scenarios for s in registry.runnable(reg, sc)
                 if not wanted or s["name"] in wanted]
@@ -215,7 +219,7 @@ def main():
     for r in rows:
         w.writerow({**{k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()},
                     "geometry": f"{args.geometry}: {geo}", "build": f"{commit} ({reg.get('variant')})"})
-    write_atomic(os.path.join(args.out, "cachesim.csv"), buf.getvalue())
+    write_atomic(os.path.join(args.out, "cachesim.csv"), buf.getvalue(), args.out)
 
     md = [f"## Simulated cache behaviour (callgrind)\n",
           f"Made by the driver built at commit `{commit}`. "
@@ -242,7 +246,7 @@ def main():
                       f"{r['data_reads_per_lookup']:.1f} | {r['indirect_branches_per_lookup']:.2f} | "
                       f"{r['cond_mispredicts_per_lookup'] + r['indirect_mispredicts_per_lookup']:.3f} |")
         md.append("")
-    write_atomic(os.path.join(args.out, "cachesim.md"), "\n".join(md) + "\n")
+    write_atomic(os.path.join(args.out, "cachesim.md"), "\n".join(md) + "\n", args.out)
     print("\n".join(md))
     provenance.record(args.out, ["cachesim.csv", "cachesim.md"], reg.get("commit", "unknown"),
                       reg.get("variant", "plain"), "make cachesim")

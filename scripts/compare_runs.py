@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """compare_runs.py - compare two results folders (two machines, two compilers...).
 
-    compare_runs.py A B [--out FILE]
+    compare_runs.py [--out FILE] [--] A B
 
 Writes a Markdown comparison (default: B/compare-vs-<name of A>.md): the two
 machines and builds side by side, then per benchmark present in both the
@@ -9,14 +9,13 @@ median of each, the ratio B/A, whether the 95% CIs of the medians overlap,
 and the p-value of Google Benchmark's compare.py (two-sided Mann-Whitney U
 test over the repetitions) where that tool is installed (a packed
 benchmarks.json.gz is decompressed for it to a temporary file).  Lookup
-benchmarks are grouped by scenario.  Exit status 2 for a missing or
-malformed folder.
+benchmarks are grouped by scenario.  Both folders must be complete runs
+(lib/runfolder.py), and B, written into, not a committed one.  Exit status
+2 for a missing or malformed folder.
 """
 import argparse
-import gzip
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,8 +35,9 @@ def readable(folder, tmp, name):
     if not path.endswith(".gz"):
         return path
     out = os.path.join(tmp, name)
-    with gzip.open(path) as src, open(out, "wb") as dst:
-        shutil.copyfileobj(src, dst)
+    data = plumbing.read_gzip(path)
+    with open(out, "wb") as dst:
+        dst.write(data)
     return out
 
 
@@ -50,7 +50,7 @@ def utest(a, b):
         out = os.path.join(tmp, "cmp.json")
         res = subprocess.run([py, COMPARE_PY, "-a", "--no-color", "-d", out, "benchmarks",
                               readable(a, tmp, "a.json"), readable(b, tmp, "b.json")],
-                             capture_output=True, text=True)
+                             capture_output=True, encoding="utf-8", errors="backslashreplace")
         if res.returncode or not os.path.exists(out):
             tail = (res.stderr.strip().splitlines() or ["no output"])[-1]
             return None, f"compare.py failed ({tail}): no U test"
@@ -119,7 +119,7 @@ def main():
     only_b = sorted(set(B["results"]) - set(A["results"]))
     if only_a or only_b:
         lines.append(f"Benchmarks in only one run: {len(only_a)} in A, {len(only_b)} in B (not compared).\n")
-    plumbing.write_atomic(out_path, "\n".join(lines))
+    plumbing.write_atomic(out_path, "\n".join(lines), None if args.out else args.b)
     print(f"compare: wrote {out_path} ({len(common)} benchmarks in both; {how})")
 
 

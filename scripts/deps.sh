@@ -32,6 +32,8 @@ declare -A why=(
 	[libbenchmark-dev:arm64]="arm64 Google Benchmark"
 	[binutils-aarch64-linux-gnu]="arm64 objdump (make disasm)"
 	[gnuplot-nox]="plots (make report)"
+	[procps]="pgrep, which the interrupt tests watch processes with"
+	[file]="file, which checks the arm64 test binaries' architecture (make test-arm64)"
 )
 
 list_only=0
@@ -43,7 +45,7 @@ pkgs=()
 for group in "$@"; do
 	case "$group" in
 	build)	pkgs+=(gcc g++ make binutils libcmocka-dev) ;;
-	test)	pkgs+=(gcc make libcmocka-dev) ;;
+	test)	pkgs+=(gcc make libcmocka-dev procps) ;;
 	clang)	pkgs+=(clang libclang-rt-14-dev) ;;
 	kcfi)	command -v clang-16 >/dev/null || pkgs+=(clang-19) ;;
 	bench)	pkgs+=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy) ;;
@@ -52,7 +54,7 @@ for group in "$@"; do
 	hyperfine) pkgs+=(hyperfine) ;;
 	report)	pkgs+=(gnuplot-nox python3 gcc libbenchmark-tools python3-scipy) ;;
 	arm64)	pkgs+=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user
-		       libcmocka-dev:arm64 libbenchmark-dev:arm64) ;;
+		       libcmocka-dev:arm64 libbenchmark-dev:arm64 file) ;;
 	*)	echo "deps.sh: unknown group '$group' (build test clang kcfi bench cachesim perf hyperfine arm64 report)" >&2; exit 2 ;;
 	esac
 done

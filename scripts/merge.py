@@ -34,16 +34,15 @@ def main(argv):
     for name in names:
         path = os.path.join(parts_dir, name)
         try:
-            with open(path) as f:
-                part = json.load(f)
-        except (OSError, ValueError) as e:
+            part = plumbing.read_json_file(path)
+        except (OSError, plumbing.ReadError) as e:
             fail(f"{path}: not a readable Google Benchmark JSON file ({e})")
         if not isinstance(part, dict) or "benchmarks" not in part:
             fail(f"{path}: no 'benchmarks' list: not Google Benchmark JSON")
         if merged is None:
             merged = {"context": part.get("context", {}), "benchmarks": []}
         merged["benchmarks"].extend(part["benchmarks"])
-    plumbing.write_json(out, merged)
+    plumbing.write_json(out, merged, os.path.dirname(out) or ".")
 
 
 if __name__ == "__main__":

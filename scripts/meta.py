@@ -181,15 +181,16 @@ def main():
     args = ap.parse_args()
     if args.update:
         try:
-            with open(args.update) as f:
-                meta = json.load(f)
-        except (OSError, ValueError) as e:
-            sys.exit(f"meta.py: {args.update}: {e}")
+            meta = plumbing.read_json_file(args.update)
+        except (OSError, plumbing.ReadError) as e:
+            sys.exit(f"meta.py: {args.update}: {getattr(e, 'strerror', None) or e}")
+        if not isinstance(meta, dict):
+            sys.exit(f"meta.py: {args.update}: not a JSON object")
         meta["elapsed_s"] = args.elapsed
         folder = os.path.dirname(args.update) or "."
         if isinstance(meta.get("cpu"), dict) and os.path.exists(benchmarks.benchmarks_file(folder)):
             meta["cpu"]["mhz_measured"] = measured_mhz(folder)
-        plumbing.write_json(args.update, meta)
+        plumbing.write_json(args.update, meta, folder)
         return
     json.dump(describe(args), sys.stdout, indent=1)
     sys.stdout.write("\n")

@@ -3,22 +3,31 @@
 # events as the in-process PMU layer, user space only, repeated, minus a
 # zero-lookup run of the same scenario (the setup), per lookup.
 #
-#   DRIVER=... OUT=dir [REPEAT=5] [LOOKUPS=2000000] [SCENARIO=L1-0pct-warm] scripts/perf.sh
+#   DRIVER=... OUT=dir [REPEAT=5] [LOOKUPS=2000000] [SCENARIO=L1-0pct-warm] scripts/perf.sh [--check]
+#
+# --check: check REPEAT and LOOKUPS and exit (make perf, before it picks a folder).
 #
 # SCENARIO is one of the driver's named scenarios, the strategies and the
 # events are the driver's (`opsbench-run --list --json`, scripts/registry.py).
 #
-# Writes OUT/perf.csv and OUT/perf.md.  Where the machine cannot count (a VM
+# OUT is checked first (a complete run, or the folder results-dir.sh made for
+# it); REPEAT and LOOKUPS are whole numbers.  Writes OUT/perf.csv and
+# OUT/perf.md (write_into: never through a link or outside OUT).  Where the machine cannot count (a VM
 # without a PMU, perf_event_paranoid), it says so in one line, writes that
 # line to OUT/perf.md, and points at `make cachesim`.
 set -uo pipefail
 driver=${DRIVER:?}
-out=${OUT:?}
+out=${OUT:-}
 repeat=${REPEAT:-5}
 lookups=${LOOKUPS:-2000000}
 scenario_name=${SCENARIO:-L1-0pct-warm}
 scenario=(--scenario "$scenario_name")
 . "$(dirname "$0")/run-folder.sh"
+whole_number REPEAT "$repeat" 1 1000
+whole_number LOOKUPS "$lookups" 1 100000000000
+[[ ${1:-} == --check ]] && exit 0
+[[ -n $out ]] || { echo "perf: OUT=folder is required" >&2; exit 2; }
+check_out_folder perf "$out"
 stop_on_signals perf
 here=$(dirname "$0")
 strategies=$(python3 "$here/registry.py" "$driver" strategies --scenario "$scenario_name") || exit 2
@@ -34,8 +43,8 @@ if ! grep -qE '^[0-9]+,' <<<"$probe"; then
 	why=$(grep -m1 -oE '<not supported>|<not counted>|Permission|paranoid|No such|not supported' <<<"$probe" || true)
 	msg="perf: hardware counters are not available here (${why:-perf stat failed}: a VM without a PMU, or perf_event_paranoid); make cachesim gives simulated instructions and cache misses"
 	echo "$msg" >&2
-	printf '## perf stat\n\n%s\n' "$msg" >"$out/perf.md.part" && mv "$out/perf.md.part" "$out/perf.md"
-	python3 "$here/provenance.py" "$out" --driver "$driver" --tool "make perf" perf.md || exit 1
+	printf '## perf stat\n\n%s\n' "$msg" | write_into "$out" perf.md || exit 1
+	python3 "$here/provenance.py" --driver="$driver" --tool "make perf" -- "$out" perf.md || exit 1
 	finish_run_folder "$out"
 	exit 0
 fi
@@ -59,8 +68,7 @@ for s in $strategies; do
 		awk -F, -v s="$s" -v n="$lookups" -v r="$repeat" -v sc="${scenario[*]}" \
 			'{ printf "%s,%s,%.4f,%d,%d,%s\n", s, $1, ($2 - $3) / n, n, r, sc }' >>"$tmp/perf.csv"
 done
-mv "$tmp/perf.csv" "$out/perf.csv"
-python3 - "$out/perf.csv" "${scenario[*]}" "$lookups" "$repeat" >"$out/perf.md.part" <<'PY'
+python3 - "$tmp/perf.csv" "${scenario[*]}" "$lookups" "$repeat" >"$tmp/perf.md" <<'PY' || exit 1
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 events = list(dict.fromkeys(r["event"] for r in rows))
@@ -73,7 +81,7 @@ print("|---|" + "---|" * len(events))
 for s in strategies:
     print(f"| {s} | " + " | ".join(value.get((s, e), "n/a") for e in events) + " |")
 PY
-mv "$out/perf.md.part" "$out/perf.md"
-python3 "$here/provenance.py" "$out" --driver "$driver" --tool "make perf" perf.csv perf.md || exit 1
+write_into "$out" perf.csv <"$tmp/perf.csv" && write_into "$out" perf.md <"$tmp/perf.md" || exit 1
+python3 "$here/provenance.py" --driver="$driver" --tool "make perf" -- "$out" perf.csv perf.md || exit 1
 finish_run_folder "$out"
 cat "$out/perf.md"

@@ -42,7 +42,10 @@ def main():
     missing = [f for f in args.files if not present(args.dir, f)]
     if missing:
         sys.exit(f"provenance: {args.dir}: no {', '.join(missing)}")
-    record(args.dir, args.files, commit, variant, args.tool)
+    try:
+        record(args.dir, args.files, commit, variant, args.tool)
+    except ValueError as e:
+        sys.exit(f"provenance: {e}")
 
 
 if __name__ == "__main__":

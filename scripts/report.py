@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """report.py - turn a results folder into report.md, plots and claims.json.
 
-    report.py RESULTS_DIR [--no-plots]
+    report.py [--no-plots] [--check] [--] RESULTS_DIR
 
 Reads benchmarks.json (or benchmarks.json.gz) and meta.json (required), and
 cachesim.csv, disasm.json, perf.csv and hyperfine.json where present.  Writes
 RESULTS_DIR/report.md, RESULTS_DIR/claims.json and RESULTS_DIR/plots/.
-Refuses an incomplete run (an INCOMPLETE file), and names the file for any
-input that is missing or malformed.  Exit status 2 for bad input.
+Refuses an incomplete run (an INCOMPLETE file), a committed reference run
+(unless WRITE_REFERENCE=1), and names the file for any input that is
+missing or malformed (lib/runfolder.py).  Exit status 2 for bad input.
 """
 import argparse
 import json
@@ -111,7 +112,7 @@ def main():
 
     for name, text in (("report.md", "\n".join(parts)),
                        ("claims.json", json.dumps(verdicts, indent=1) + "\n")):
-        write_atomic(os.path.join(args.run, name), text)
+        write_atomic(os.path.join(args.run, name), text, args.run)
     provenance.record(args.run, ["report.md", "claims.json"], provenance.tree_commit(), "plain", "make report")
     print(f"report: wrote {os.path.join(args.run, 'report.md')} ({len(made)} plots)")
     for c in verdicts:

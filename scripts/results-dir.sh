@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # results-dir.sh - print the results folder a tool should write into:
-# $RUN if set (it must exist and be complete), else the newest complete run
-# under results/, else a new folder made for the purpose (with meta.json),
+# $RUN if set (it must be a complete run, and not a committed one), else the
+# newest complete run under results/ by the date its meta.json records
+# (committed runs skipped), else a new folder made for the purpose (with meta.json),
 # unless --existing is given (then no run at all is an error).
 #
 #   dir=$(COMMAND='make cachesim' scripts/results-dir.sh [--existing])
@@ -14,25 +15,23 @@
 # stopped leaves a folder that no later command takes for a complete run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+# RUN: a complete run by the test every tool applies (scripts/runs.py check,
+# lib/runfolder.check_run()), writable, and not a committed reference run
+# unless WRITE_REFERENCE=1.
 if [[ -n ${RUN:-} ]]; then
-	if [[ ! -d $RUN ]]; then
-		echo "RUN=$RUN: no such results folder" >&2
-		exit 2
-	fi
-	if [[ -e $RUN/INCOMPLETE ]]; then
-		echo "RUN=$RUN: an incomplete run ($(head -n 1 "$RUN/INCOMPLETE")); choose a complete one" >&2
+	if ! err=$("$py" scripts/runs.py check --writes -- "$RUN" 2>&1); then
+		[[ $err == "$RUN: "* ]] || err="$RUN: $err"
+		echo "RUN=$err" >&2
 		exit 2
 	fi
 	echo "$RUN"
 	exit 0
 fi
-# Newest by the name's timestamp (<host>-<arch>-<yyyymmdd>-<hhmmss>[-N]); hosts may hold dashes.
-newest=$(for d in results/*-*-[0-9]*-[0-9]*; do
-	[[ -d $d && ! -e $d/INCOMPLETE ]] || continue
-	stamp=$(sed -nE 's/.*-([0-9]{8})-([0-9]{6})(-([0-9]+))?(-r[0-9]+)?$/\1\2 \4/p' <<<"$d")
-	[[ -n $stamp ]] && echo "$stamp $d"
-done | sort -k1,1n -k2,2n | tail -n 1 | awk '{ print $NF }')
-if [[ -n $newest ]]; then
+# The newest run by the UTC date in its meta.json (not by its name, local
+# time), skipping incomplete and committed runs (--existing: runs with samples).
+if newest=$("$py" scripts/runs.py newest ${1:+"$1"} results); then
 	echo "$newest"
 	exit 0
 fi
@@ -42,8 +41,6 @@ if [[ ${1:-} == --existing ]]; then
 fi
 . scripts/run-folder.sh
 claim_run_folder results
-py=/usr/bin/python3
-[[ -x $py ]] || py=python3
 {
 	echo "unfinished: ${COMMAND:-a tool} made this folder at $(date -Is) and has not finished"
 	"$py" scripts/meta.py --profile none --command "${COMMAND:-}" >"$tmp/meta.json"

@@ -102,6 +102,39 @@ watch_make() {
 	watcher=$!
 }
 
+# The Python the helpers below run (the system's, not a version manager's).
+_rf_py=/usr/bin/python3
+[[ -x $_rf_py ]] || _rf_py=python3
+_rf_runs="$(dirname "${BASH_SOURCE[0]}")/runs.py"
+
+# check_out_folder NAME DIR: exit 2 with one line unless DIR is a complete run
+# a tool may write into, or the folder results-dir.sh made for this tool
+# (scripts/runs.py check: the test every tool applies).
+check_out_folder() {
+	local err
+	err=$("$_rf_py" "$_rf_runs" check --writes --tool -- "$2" 2>&1) || {
+		[[ $err == "$2: "* ]] || err="$2: ${err:-not a results folder to write into}"
+		echo "$1: OUT=$err" >&2
+		exit 2
+	}
+}
+
+# write_into DIR NAME < DATA: DATA into DIR/NAME the one safe way
+# (lib/plumbing.write_atomic(): a part file made O_EXCL|O_NOFOLLOW, never
+# through a symbolic link or outside DIR, every write and the size checked).
+write_into() {
+	"$_rf_py" "$_rf_runs" write -- "$1" "$2"
+}
+
+# whole_number NAME VALUE MIN MAX: exit 2 with one line unless VALUE is a
+# whole number in MIN..MAX (a make variable checked before it is used).
+whole_number() {
+	if [[ ! $2 =~ ^[0-9]{1,12}$ ]] || ((10#$2 < $3 || 10#$2 > $4)); then
+		echo "${0##*/}: $1='$2': expected a whole number, $3..$4" >&2
+		exit 2
+	fi
+}
+
 # finish_run_folder DIR: a tool that results-dir.sh made DIR for has
 # succeeded: remove the "unfinished:" marker (and only that one).
 finish_run_folder() {

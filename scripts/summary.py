@@ -39,7 +39,7 @@ def main(argv):
         regulator_report.regulator_section(data["results"]),
         regulator_report.stop_mattering_section(data["results"]),
         calibration_section(data["results"], data["meta"])) if s)
-    plumbing.write_atomic(os.path.join(argv[1], "summary.md"), text)
+    plumbing.write_atomic(os.path.join(argv[1], "summary.md"), text, argv[1])
     print(text)
 
 

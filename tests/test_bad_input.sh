@@ -34,6 +34,32 @@ mkdir "$tmp/src" && cp src/*.c "$tmp/src/"
 cp -r tests/fixtures/report/supported "$tmp/full"
 for f in summary.md meta.json; do ln -s /dev/full "$tmp/full/$f.part"; done
 results_before=$(ls -A results 2>/dev/null | sort | sha256sum)
+# Results folders from strangers (issue 36): links where the tools write, a
+# FIFO or /dev/zero as the samples, JSON nested 100000 deep, fields of the
+# wrong type, an empty run, a registry whose baseline the run never measured,
+# bytes that are not UTF-8, and a run too large for ulimit -v.
+fx() { cp -r tests/fixtures/report/supported "$tmp/$1"; }
+echo "a file outside every results folder" >"$tmp/victim"
+fx linked && ln -s "$tmp/victim" "$tmp/linked/report.md.part" && ln -s "$tmp/victim" "$tmp/linked/claims.json"
+fx plotlink && mkdir "$tmp/elsewhere" && ln -s "$tmp/elsewhere" "$tmp/plotlink/plots"
+fx fifo && rm "$tmp/fifo/benchmarks.json" && mkfifo "$tmp/fifo/benchmarks.json"
+fx zero && ln -sf /dev/zero "$tmp/zero/benchmarks.json"
+fx deep && python3 -c 'print("[" * 100000 + "]" * 100000)' >"$tmp/deep/benchmarks.json"
+edit() { # folder file python-expression-on-d
+	python3 -c 'import json, sys
+p = sys.argv[1]; d = json.load(open(p)); exec(sys.argv[2]); json.dump(d, open(p, "w"))' "$tmp/$1/$2" "$3"
+}
+fx strtime && edit strtime benchmarks.json 'd["benchmarks"][0]["real_time"] = "17.5"'
+fx booltime && edit booltime benchmarks.json 'd["benchmarks"][0]["real_time"] = True'
+fx empty && edit empty benchmarks.json 'd["benchmarks"] = []'
+fx gitint && edit gitint meta.json 'd["git"] = {"commit": 42}'
+fx cachetype && edit cachetype meta.json 'd["caches"] = [{"type": 5}]'
+fx registry && python3 -c 'import json; print(json.dumps({"strategies": [{"name": "nosuch", "baseline": True, "custom_baseline": False}, {"name": "null_tested", "baseline": False, "custom_baseline": True}], "scenarios": [], "pmu_events": []}))' >"$tmp/registry/registry.json"
+fx badinc && printf 'stopped \xff\xfe by a stranger\n' >"$tmp/badinc/INCOMPLETE"
+fx badcsv && printf '\xff\xfe' >>"$tmp/badcsv/cachesim.csv"
+fx nonutf8 && mv "$tmp/nonutf8" "$tmp/$(printf 'run-\xff')"
+python3 tests/make_fixture.py big 200000 "$tmp/big"
+fx short
 
 # exit | message fragment | command
 cases=$(cat <<'TABLE'
@@ -90,11 +116,11 @@ cases=$(cat <<'TABLE'
 2|no benchmark matches FILTER='zzz'|SUITE=$suite FILTER=zzz RESULTS=$tmp/results scripts/bench.sh
 2|RESULTS=/dev/null/x: cannot create a run folder|SUITE=$suite RESULTS=/dev/null/x scripts/bench.sh
 2|RUN=/nonexistent: no such results folder|RUN=/nonexistent scripts/results-dir.sh
-2|no such strategy: nosuch|python3 scripts/cachesim.py --driver $run --out $tmp --strategies nosuch
+2|no such strategy: nosuch|python3 scripts/cachesim.py --driver $run --out $tmp/run --strategies nosuch
 2|--out /nonexistent: no such folder|python3 scripts/cachesim.py --driver $run --out /nonexistent
 2|--lookups 0: must be at least 1|python3 scripts/cachesim.py --driver $run --out $tmp --lookups 0
 2|GEOMETRY=pentium (--geometry): expected host|python3 scripts/cachesim.py --driver $run --out $tmp --geometry pentium
-2|valgrind not found|PATH=$tmp/novg python3 scripts/cachesim.py --driver $run --out $tmp
+2|valgrind not found|PATH=$tmp/novg python3 scripts/cachesim.py --driver $run --out $tmp/run
 2|gnuplot not found|PATH=$tmp/nogp python3 scripts/report.py $tmp/run
 2|/nonexistent/run: no such results folder|python3 scripts/report.py /nonexistent/run
 1|hyperfine: not installed|PATH=$tmp/nogp DRIVER=$run OUT=$tmp scripts/hyperfine.sh
@@ -122,9 +148,32 @@ cases=$(cat <<'TABLE'
 2|--group 'nosuch': no such group|$suite --list --group nosuch
 1|every benchmark of group 'lookup/size:L2/|ulimit -v 100000; $suite --rounds 2 --sample-ms 0.01 --group "$($suite --list-groups | grep -m1 'size:L2/.*/custom:0/order:uniform/pollute:0/')"
 2|GEOMETRY=bogus (--geometry): expected host|make --no-print-directory cachesim GEOMETRY=bogus
-2|benchmarks.json: No such file|make --no-print-directory report RUN=$tmp/src
-1|summary.md.part: No space left on device|python3 scripts/summary.py $tmp/full
-1|meta.json.part: No space left on device|python3 scripts/meta.py --update $tmp/full/meta.json --elapsed 1
+2|src/meta.json: missing|make --no-print-directory report RUN=$tmp/src
+1|summary.md.part: File too large|ulimit -f 0; python3 scripts/summary.py $tmp/short
+1|meta.json.part: File too large|ulimit -f 0; python3 scripts/meta.py --update $tmp/short/meta.json --elapsed 1
+0|report: wrote|python3 scripts/report.py --no-plots $tmp/linked
+0|# opsbench summary|python3 scripts/summary.py $tmp/full
+2|plots: a symbolic link; refusing to write plots through it|python3 scripts/report.py $tmp/plotlink
+2|a committed reference run (tracked by git); tools write into it only with WRITE_REFERENCE=1|RUN=results/vm-x86_64-20261204-193856 scripts/results-dir.sh
+2|src/meta.json: missing|DRIVER=$run OUT=$tmp/src scripts/perf.sh
+2|benchmarks.json: not a regular file; refusing to read it|timeout 20 python3 scripts/report.py --no-plots $tmp/fifo
+2|benchmarks.json: not a regular file; refusing to read it|timeout 20 python3 scripts/report.py --no-plots $tmp/zero
+2|benchmarks.json: JSON nested more than|python3 scripts/report.py --no-plots $tmp/deep
+2|real_time '17.5': expected a number|python3 scripts/report.py --no-plots $tmp/strtime
+2|real_time True: expected a number|python3 scripts/report.py --no-plots $tmp/booltime
+2|no benchmark results in its 'benchmarks' list|python3 scripts/compare_runs.py $tmp/run $tmp/empty
+2|git.commit=42: expected str|python3 scripts/report.py --no-plots $tmp/gitint
+2|caches: type=5: expected str|python3 scripts/report.py --no-plots $tmp/cachetype
+2|baseline 'nosuch' is not a strategy this run measured|python3 scripts/report.py --no-plots $tmp/registry
+2|incomplete run (stopped \xff\xfe by a stranger)|python3 scripts/report.py --no-plots $tmp/badinc
+2|cachesim.csv: not UTF-8 text (byte 0xff|python3 scripts/report.py --no-plots $tmp/badcsv
+0|compare-vs-run-\xff.md|python3 scripts/compare_runs.py $tmp/run-* $tmp/run
+1|out of memory|ulimit -v 150000; python3 scripts/report.py --no-plots $tmp/big
+2|GEOMETRY=-h (--geometry): expected host|make --no-print-directory cachesim GEOMETRY=-h
+2|RUN=-h: no such results folder|make --no-print-directory report RUN=-h
+2|LOOKUPS='10 --list': expected a whole number|LOOKUPS='10 --list' DRIVER=$run OUT=$tmp/run scripts/hyperfine.sh
+2|RUNS='0': expected a whole number, 1..1000|RUNS=0 DRIVER=$run OUT=$tmp/run scripts/hyperfine.sh
+2|REPEAT='-1': expected a whole number|REPEAT=-1 DRIVER=$run OUT=$tmp/run scripts/perf.sh
 TABLE
 )
 
@@ -189,17 +238,30 @@ else
 	echo "[  FAILED  ] a negated filter listed $listed benchmarks and ran $ran"
 fi
 
+# Links in a results folder are replaced, never written through: the file
+# they pointed to outside the folder is as it was, and the run holds files.
+if [[ $(cat "$tmp/victim") == "a file outside every results folder" && -f $tmp/linked/report.md &&
+	! -L $tmp/linked/report.md && ! -L $tmp/linked/claims.json && ! -e $tmp/linked/report.md.part &&
+	-z $(ls -A "$tmp/elsewhere") ]]; then
+	pass=$((pass + 1))
+	echo "[       OK ] links at report.md.part, claims.json and plots/ were not followed out of the folder"
+else
+	fail=$((fail + 1))
+	echo "[  FAILED  ] a link was followed: victim: $(head -c 80 "$tmp/victim"); elsewhere: $(ls -A "$tmp/elsewhere")"
+fi
+
 # Check before write: the refused make report wrote nothing into the source
 # folder, the refused make cachesim made no results folder, and the full
 # disk left the run as it was (the part files are gone, nothing else moved).
 if [[ $(ls -A "$tmp/src" | grep -vc '\.c$') == 0 && $(ls -A results 2>/dev/null | sort | sha256sum) == "$results_before" &&
-	! -e $tmp/full/summary.md.part && ! -e $tmp/full/summary.md ]] &&
-	cmp -s "$tmp/full/meta.json" tests/fixtures/report/supported/meta.json; then
+	! -e $tmp/short/summary.md.part && ! -e $tmp/short/summary.md && ! -e $tmp/short/meta.json.part ]] &&
+	cmp -s "$tmp/short/meta.json" tests/fixtures/report/supported/meta.json &&
+	[[ -z $(git status --porcelain -- results) ]]; then
 	pass=$((pass + 1))
-	echo "[       OK ] refused targets wrote nothing: no disasm.md in a source folder, no new results folder, a full disk leaves no part file"
+	echo "[       OK ] refused targets wrote nothing: no disasm.md in a source folder, no new results folder, the committed run untouched, a full disk leaves no part file"
 else
 	fail=$((fail + 1))
-	echo "[  FAILED  ] a refused target wrote: $(ls -A "$tmp/src" | grep -v '\.c$') $(ls -A "$tmp/full")"
+	echo "[  FAILED  ] a refused target wrote: $(ls -A "$tmp/src" | grep -v '\.c$') $(ls -A "$tmp/short") $(git status --porcelain -- results)"
 fi
 
 # Nothing half-written: the failed bench runs above left no run folder behind.

@@ -5,6 +5,12 @@
 # each tool the target runs.  Tools not installed here are reported, not
 # checked.
 #
+# The tools are the table's, and also every command the target's dry run and
+# the scripts it runs (followed into the scripts they run) call: a tool that
+# the table forgot (test-arm64's `file`, which no listed package provided on
+# a minimal Debian root) is caught by the scan, not by memory.  A command of
+# a package of Priority "required" (in every Debian root) needs no step.
+#
 #   tests/test_deps.sh
 set -u
 cd "$(dirname "$0")/.."
@@ -35,6 +41,54 @@ owner() {
 	dpkg -S "$f" 2>/dev/null | grep -v '^diversion' | head -n 1 | cut -d: -f1 | cut -d, -f1
 }
 
+# The commands in command position in shell text on stdin (first words of
+# lines and after | ; & && || $( ` { ( then do else, past assignments and
+# exec/env/command/sudo/!), and the scripts it names, one a line; "?NAME"
+# for a tool it looks for with `command -v NAME` (optional wherever found).
+scan() {
+	/usr/bin/python3 -c '
+import re, sys
+sep = re.compile(r"(?:^|[|;&({`!]|\$\(|\b(?:then|do|else|if|while|until|exec|env|command|sudo|time)\b)\s*")
+word = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|\x27[^\x27]*\x27|\S*)\s+)*([a-z][a-z0-9_.+-]*)(?=\s|$|;|\))(?!\s*=)")
+out = set()
+text = sys.stdin.read()
+guarded = set(re.findall(r"command -v ([a-z][a-z0-9_.+-]*)", text))
+for line in text.splitlines():
+    line = re.sub(r"(^|\s)#.*", "", line)
+    line = re.sub(r"\x27[^\x27]*\x27", "\x27\x27", line)
+    for m in sep.finditer(line):
+        w = word.match(line, m.end())
+        if w:
+            out.add(w.group(1))
+    out.update(re.findall(r"(?:scripts|tests)/[a-z0-9_-]+\.sh", line))
+print("\n".join(sorted(out) + ["?" + g for g in sorted(guarded)]))
+'
+}
+# The commands a target runs: its dry run's, and its scripts', recursively
+# (scripts/deps.sh, the installer itself, left out).
+commands_of() { # dry-run file
+	local seen=" " todo f c
+	todo=$(scan <"$1")
+	while [[ -n $todo ]]; do
+		f=$(head -n 1 <<<"$todo")
+		todo=$(tail -n +2 <<<"$todo")
+		[[ $seen == *" $f "* ]] && continue
+		seen+="$f "
+		if [[ $f == */*.sh ]]; then
+			[[ $f == scripts/deps.sh || $f == tests/test_deps.sh || ! -f $f ]] && continue
+			todo+=$'\n'$(scan <"$f")
+			todo=$(sed '/^$/d' <<<"$todo")
+		else
+			echo "$f"
+		fi
+	done | sort -u | awk '/^\?/ { opt[substr($0, 2)] = 1; next } { c[$0] = 1 }
+		END { for (k in c) if (!(k in opt)) print k }' | sort
+}
+required() { # package: in every Debian root (Priority required, or Essential)
+	[[ $(dpkg-query -W -f='${Priority} ${Essential}' "$1" 2>/dev/null) == required* ||
+		$(dpkg-query -W -f='${Essential}' "$1" 2>/dev/null) == yes ]]
+}
+
 while IFS='|' read -r target tools; do
 	[[ -n $target ]] || continue
 	read -r -a words <<<"$target"
@@ -47,14 +101,26 @@ while IFS='|' read -r target tools; do
 		bad "make $target: the first thing it runs is not its dependency step: ${first:0:120}"
 		continue
 	fi
-	groups=$(grep -oE 'scripts/deps.sh [a-z0-9 ]+' "$tmp/dry" | sed 's#scripts/deps.sh ##' | tr ' ' '\n' | sort -u)
+	groups=$(grep -oE 'scripts/deps.sh [a-z0-9 -]+' "$tmp/dry" | sed 's#scripts/deps.sh ##' | tr ' ' '\n' | sort -u)
 	# shellcheck disable=SC2086
 	pkgs=$(scripts/deps.sh --packages $groups | sed 's/:.*//' | sort -u)
-	# What the packages pull in, one level down (a meta package's real compiler).
-	deps=$(for p in $pkgs; do
-		dpkg-query -W -f='${Depends},${Pre-Depends}\n' "$p" 2>/dev/null | tr ',|' '\n\n' |
-			sed -E 's/\(.*\)//; s/:any//; s/^ +| +$//g'
-	done | sort -u)
+	# What the packages pull in, three levels down (a meta package's real
+	# compiler, and the binutils that compiler needs).
+	deps=$pkgs
+	for _ in 1 2 3; do
+		deps=$( (echo "$deps"; for p in $deps; do
+			dpkg-query -W -f='${Depends},${Pre-Depends}\n' "$p" 2>/dev/null | tr ',|' '\n\n' |
+				sed -E 's/\(.*\)//; s/:any//; s/^ +| +$//g'
+		done) | sed '/^$/d' | sort -u)
+	done
+	# Every other command it runs that is a program here (not a shell builtin;
+	# make and git: what a checkout is built with; a tool the script looks
+	# for with `command -v` first: optional).
+	for c in $(commands_of "$tmp/dry"); do
+		[[ " $tools make gmake git " == *" $c "* || $(type -t "$c") != file ]] && continue
+		o=$(owner "$c") || continue
+		[[ -n $o ]] && ! required "$o" && tools+=" $c"
+	done
 	missing=
 	skipped=
 	for t in $tools; do

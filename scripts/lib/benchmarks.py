@@ -2,13 +2,12 @@
 counters of every benchmark, their names taken apart, and the lookup
 entries grouped by scenario.  The files and fields: docs/results.md.
 """
-import gzip
-import json
 import math
 import os
 import re
 import statistics
-import zlib
+
+from . import plumbing
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
@@ -36,21 +35,18 @@ def benchmarks_file(folder):
 def read_benchmarks(path):
     """The Google Benchmark JSON document at @path, a results folder
     (benchmarks_file()) or a file, gzip-compressed where its name ends in
-    .gz.  The one place the scripts open a benchmarks file: ResultsError
-    names the file actually read."""
+    .gz.  The one place the scripts open a benchmarks file, through
+    plumbing's safe reads (a regular file, a size limit, a depth limit):
+    ResultsError names the file actually read."""
     if os.path.isdir(path):
         path = benchmarks_file(path)
     try:
-        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-            return json.load(f)
-    except gzip.BadGzipFile as e:
-        raise ResultsError(f"{path}: not a gzip file ({e})") from None
-    except (EOFError, zlib.error) as e:
-        raise ResultsError(f"{path}: a damaged gzip file ({e or 'truncated'})") from None
-    except OSError as e:
+        data = plumbing.read_gzip(path) if path.endswith(".gz") else plumbing.read_bytes(path)
+        return plumbing.parse_json(path, data)
+    except FileNotFoundError as e:
         raise ResultsError(f"{path}: {e.strerror}") from None
-    except ValueError as e:
-        raise ResultsError(f"{path}: not valid JSON ({e})") from None
+    except plumbing.ReadError as e:
+        raise ResultsError(str(e)) from None
 
 
 def load_gb(path):
@@ -75,10 +71,13 @@ def load_gb(path):
         if b.get("run_type", "iteration") != "iteration":
             continue
         name = strip_gb_suffixes(b.get("run_name", b["name"]))
+        t = b.get("real_time")
+        if not isinstance(t, (int, float)) or isinstance(t, bool):
+            raise ResultsError(f"{path}: {name}: real_time {t!r}: expected a number")
         try:
-            ns = float(b["real_time"]) * UNIT_NS[b.get("time_unit", "ns")]
-        except (KeyError, ValueError, TypeError):
-            raise ResultsError(f"{path}: {name}: no usable real_time/time_unit") from None
+            ns = t * UNIT_NS[b.get("time_unit", "ns")]
+        except (KeyError, TypeError):
+            raise ResultsError(f"{path}: {name}: time_unit {b.get('time_unit')!r}: expected ns, us, ms or s") from None
         if not math.isfinite(ns):
             raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} is not a finite number")
         # A time is positive and below an hour per iteration; anything else is a broken file.
@@ -104,6 +103,8 @@ def load_gb(path):
                 if not math.isfinite(v):
                     raise ResultsError(f"{path}: {name}: counter {k}={v!r} is not a finite number")
                 entry["counters"].setdefault(k, []).append(float(v))
+    if not out:
+        raise ResultsError(f"{path}: no benchmark results in its 'benchmarks' list: nothing to report")
     return out, skipped
 
 

@@ -94,7 +94,7 @@ def _diff(p):
 
 def _l2_hit_ns(results, meta):
     """The pointer chase's latency just beyond the L1D (4x its size): one L2 hit."""
-    l1d = next((c.get("size_bytes") for c in (meta or {}).get("caches", [])
+    l1d = next((c.get("size_bytes") for c in ((meta or {}).get("caches") or [])
                 if c.get("level") == 1 and c.get("type") == "Data"), None)
     if not l1d:
         return None

@@ -45,7 +45,7 @@ def calibration(results, meta):
     """{l1, l2, mem, mispredict, hardening{variant: ns}} in ns, or None where missing."""
     chase = benchmarks.chase_table(results)
     l1d = None
-    for c in (meta or {}).get("caches", []):
+    for c in ((meta or {}).get("caches") or []):
         if c.get("level") == 1 and c.get("type") in ("Data", "Unified") and c.get("size_bytes"):
             l1d = c["size_bytes"]
     cal = {"l1": None, "l2": None, "mem": None, "mispredict": None, "hardening": {}}

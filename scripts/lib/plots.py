@@ -10,8 +10,10 @@ import math
 import os
 import shutil
 import subprocess
+import tempfile
 
 from . import benchmarks, regulator_report, stats
+from .plumbing import write_atomic
 
 # Report order of the strategies, for stable colours: the registry's order,
 # in which the suite registers its benchmarks and the simulation runs them
@@ -51,7 +53,7 @@ def slug(args):
 
 def cache_sizes(meta):
     sizes = []
-    for c in (meta or {}).get("caches", []):
+    for c in (meta or {}).get("caches") or []:
         if c.get("type") in ("Data", "Unified") and c.get("size_bytes"):
             sizes.append((f"L{c['level']}", c["size_bytes"]))
     return sorted(sizes, key=lambda x: x[1])
@@ -59,42 +61,42 @@ def cache_sizes(meta):
 
 def cache_from(meta):
     """Where cache_sizes() came from: "sysfs", or "CPUID" where sysfs listed none."""
-    return "CPUID" if any(c.get("source") == "cpuid" for c in (meta or {}).get("caches", [])) else "sysfs"
+    return "CPUID" if any(c.get("source") == "cpuid" for c in (meta or {}).get("caches") or []) else "sysfs"
 
 
 class Plotter:
     def __init__(self, run_dir):
+        self.run = run_dir
         self.dir = os.path.join(run_dir, "plots")
         self.made = []          # (file stem, title)
         if not shutil.which("gnuplot"):
             raise PlotError("gnuplot not found: `make report` installs gnuplot-nox with apt-get; "
                             "install it by hand if that failed")
+        if os.path.islink(self.dir):
+            raise PlotError(f"{self.dir}: a symbolic link; refusing to write plots through it")
         os.makedirs(self.dir, exist_ok=True)
 
     def draw(self, stem, title, body, data):
-        """Write @data to STEM.dat, @body (gnuplot commands) to STEM.gp, draw PNG and SVG.
+        """Write @data to STEM.dat, @body (gnuplot commands) to STEM.gp, draw PNG and SVG
+        (gnuplot writes them into a private temporary folder; they are then
+        moved in by plumbing.write_atomic(), as everything written into a run).
         Returns None, or why the plot could not be drawn."""
-        with open(os.path.join(self.dir, stem + ".dat"), "w") as f:
-            f.write(data)
-        with open(os.path.join(self.dir, stem + ".gp"), "w") as f:
-            f.write(f"# {title}\n# data: {stem}.dat; drawn by scripts/lib/plots.py\n")
-            f.write(f"datafile = '{stem}.dat'\n")
-            f.write(body)
-        driver = (f"set terminal pngcairo size 1100,620 noenhanced font 'DejaVu Sans,11'\n"
-                  f"set output '{stem}.png.part'\nload '{stem}.gp'\nunset output\n"
-                  f"set terminal svg size 1100,620 noenhanced font 'DejaVu Sans,11'\n"
-                  f"set output '{stem}.svg.part'\nload '{stem}.gp'\nunset output\n")
-        res = subprocess.run(["gnuplot"], input=driver, text=True, capture_output=True, cwd=self.dir)
-        if res.returncode:
+        write_atomic(os.path.join(self.dir, stem + ".dat"), data, self.run)
+        write_atomic(os.path.join(self.dir, stem + ".gp"),
+                     f"# {title}\n# data: {stem}.dat; drawn by scripts/lib/plots.py\n"
+                     f"datafile = '{stem}.dat'\n" + body, self.run)
+        with tempfile.TemporaryDirectory() as tmp:
+            driver = (f"set terminal pngcairo size 1100,620 noenhanced font 'DejaVu Sans,11'\n"
+                      f"set output '{tmp}/{stem}.png'\nload '{stem}.gp'\nunset output\n"
+                      f"set terminal svg size 1100,620 noenhanced font 'DejaVu Sans,11'\n"
+                      f"set output '{tmp}/{stem}.svg'\nload '{stem}.gp'\nunset output\n")
+            res = subprocess.run(["gnuplot"], input=driver, text=True, capture_output=True, cwd=self.dir)
+            if res.returncode:
+                err = " ".join(res.stderr.strip().splitlines()[-2:])[-300:]
+                return f"gnuplot could not draw it ({err})"
             for ext in ("png", "svg"):
-                try:
-                    os.unlink(os.path.join(self.dir, f"{stem}.{ext}.part"))
-                except OSError:
-                    pass
-            err = " ".join(res.stderr.strip().splitlines()[-2:])[-300:]
-            return f"gnuplot could not draw it ({err})"
-        for ext in ("png", "svg"):
-            os.replace(os.path.join(self.dir, f"{stem}.{ext}.part"), os.path.join(self.dir, f"{stem}.{ext}"))
+                with open(os.path.join(tmp, f"{stem}.{ext}"), "rb") as f:
+                    write_atomic(os.path.join(self.dir, f"{stem}.{ext}"), f.read(), self.run)
         self.made.append((stem, title))
         return None
 

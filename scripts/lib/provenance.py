@@ -4,12 +4,11 @@ provenance.json records it (docs/results.md): for each file the commit (with
 scripts/provenance.py records; the report compares them (builds()).
 """
 import datetime
-import json
 import os
 import subprocess
 
 from .benchmarks import BENCHMARKS_JSON, PACKED
-from .plumbing import write_json
+from .plumbing import ReadError, read_json_file, write_json
 
 # The repository: tree_commit() describes its working tree.
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -40,10 +39,12 @@ def tree_commit():
 def load(folder):
     """{file: {commit, variant, tool, date}} of @folder ({} when it records none)."""
     path = os.path.join(folder, FILE)
-    if not os.path.exists(path):
+    try:
+        data = read_json_file(path)
+    except FileNotFoundError:
         return {}
-    with open(path) as f:
-        data = json.load(f)
+    except ReadError as e:
+        raise ValueError(str(e)) from None
     files = data.get("files") if isinstance(data, dict) else None
     if not isinstance(files, dict) or not all(
             isinstance(v, dict) and isinstance(v.get("commit"), str) for v in files.values()):
@@ -57,7 +58,7 @@ def record(folder, files, commit, variant, tool):
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     for name in files:
         entries[recorded_name(name)] = {"commit": commit, "variant": variant, "tool": tool, "date": now}
-    write_json(os.path.join(folder, FILE), {"files": dict(sorted(entries.items()))})
+    write_json(os.path.join(folder, FILE), {"files": dict(sorted(entries.items()))}, folder)
 
 
 def builds(folder, meta=None):

@@ -3,11 +3,13 @@ needs from it (load_run()), each file named when it is missing or malformed.
 The files and their fields: docs/results.md.
 """
 import csv
-import json
+import datetime
+import io
 import math
 import os
+import subprocess
 
-from . import benchmarks, regulator_report
+from . import benchmarks, plumbing, regulator_report
 
 
 class InputError(Exception):
@@ -15,28 +17,34 @@ class InputError(Exception):
 
 
 def read_json(path, required):
-    if not os.path.exists(path):
-        if required:
-            raise InputError(f"{path}: missing")
-        return None
+    """The JSON document at @path, read safely (plumbing.read_json_file());
+    None where it is missing and not @required."""
     try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        raise InputError(f"{path}: not valid JSON ({e})") from None
+        return plumbing.read_json_file(path)
+    except FileNotFoundError:
+        if required:
+            raise InputError(f"{path}: missing") from None
+        return None
+    except plumbing.ReadError as e:
+        raise InputError(str(e)) from None
 
 
 def read_csv(path, columns):
-    if not os.path.exists(path):
-        return []
     try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, csv.Error) as e:
+        text = plumbing.read_text_file(path)
+    except FileNotFoundError:
+        return []
+    except plumbing.ReadError as e:
+        raise InputError(str(e)) from None
+    try:
+        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    except csv.Error as e:
         raise InputError(f"{path}: unreadable CSV ({e})") from None
     if rows and not set(columns) <= set(rows[0]):
         raise InputError(f"{path}: expected columns {', '.join(columns)}")
     for r in rows:
+        if any(not isinstance(r.get(c), str) for c in columns[:2]) or None in r:
+            raise InputError(f"{path}: a row with a missing or extra field")
         for c in columns[2:]:
             try:
                 v = float(r[c])
@@ -57,18 +65,51 @@ META_TYPES = {"date": str, "host": str, "arch": str, "kernel": str, "os": str, "
               "elapsed_s": (int, float)}
 
 
+# Fields inside meta.json's objects the scripts read, and their types.
+META_NESTED = {"git": {"commit": str, "dirty": bool}, "cc": {"version": str, "path": str},
+               "cxx": {"version": str, "path": str},
+               "cpu": {"vendor": str, "mhz": str, "mhz_nominal": (int, float),
+                       "mhz_measured": (int, float)}}
+CACHE_TYPES = {"level": int, "type": str, "size": str, "size_bytes": int, "line_bytes": int,
+               "shared_cpu_list": str, "source": str}
+
+
+def _typed(v, t):
+    """Whether @v is of type @t (None allowed; a bool is no number)."""
+    if v is None:
+        return True
+    if isinstance(v, bool):
+        return t is bool or (isinstance(t, tuple) and bool in t)
+    return isinstance(v, t)
+
+
+def _type_name(t):
+    return getattr(t, "__name__", "a number")
+
+
 def check_meta(path, meta):
     if not isinstance(meta, dict):
         raise InputError(f"{path}: not an object")
     for k, t in META_TYPES.items():
         v = meta.get(k)
-        if v is not None and (not isinstance(v, t) or isinstance(v, bool)):
-            raise InputError(f"{path}: {k}={v!r}: expected {getattr(t, '__name__', 'a number')}")
+        if not _typed(v, t) or (isinstance(v, bool) and t is not bool):
+            raise InputError(f"{path}: {k}={v!r}: expected {_type_name(t)}")
+    for k, fields in META_NESTED.items():
+        for f, t in fields.items():
+            v = (meta.get(k) or {}).get(f)
+            if not _typed(v, t):
+                raise InputError(f"{path}: {k}.{f}={v!r}: expected {_type_name(t)}")
     if any(not isinstance(v, str) for v in meta.get("variants") or []):
         raise InputError(f"{path}: variants: expected a list of names")
     for c in meta.get("caches") or []:
         if not isinstance(c, dict):
             raise InputError(f"{path}: caches: expected a list of objects")
+        for f, t in CACHE_TYPES.items():
+            if not _typed(c.get(f), t) or isinstance(c.get(f), bool):
+                raise InputError(f"{path}: caches: {f}={c.get(f)!r}: expected {_type_name(t)}")
+    for k in ("variant_flags", "vulnerabilities"):
+        if any(not isinstance(v, (str, type(None))) for v in (meta.get(k) or {}).values()):
+            raise InputError(f"{path}: {k}: expected an object of strings")
     return meta
 
 
@@ -93,23 +134,112 @@ CACHESIM_COLUMNS = ["scenario", "strategy", "instructions_per_lookup", "data_rea
                     "D1_misses_per_lookup", "D1_read_misses_per_lookup", "LL_misses_per_lookup"]
 
 
-def load_run(d, writes=True):
-    """Everything a report needs from folder @d, checked; @writes: the
-    caller writes into @d, so it must be writable."""
+# ---- which folders are runs, which are committed, which is the newest ----
+
+# The override that lets a tool write into a committed reference run
+# (HACKING.md, "Regenerating the reference run").
+WRITE_REFERENCE = "WRITE_REFERENCE"
+
+ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def committed(d):
+    """Whether git tracks files in folder @d (a committed reference run)."""
+    d = os.path.realpath(d)
+    try:
+        res = subprocess.run(["git", "-C", d, "ls-files", "--", "."], capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return res.returncode == 0 and bool(res.stdout.strip())
+
+
+def incomplete_reason(d):
+    """The first line of @d's INCOMPLETE file (bad bytes shown as \\xNN), or None."""
+    inc = os.path.join(d, "INCOMPLETE")
+    if not os.path.lexists(inc):
+        return None
+    try:
+        text = plumbing.read_text_file(inc, limit_mib=1, lenient=True)
+    except (OSError, plumbing.ReadError) as e:
+        return f"unreadable: {e}"
+    return (text.strip().splitlines() or ["no reason given"])[0]
+
+
+def run_date(d):
+    """The UTC time meta.json's "date" gives for run @d (a datetime), or None."""
+    try:
+        meta = plumbing.read_json_file(os.path.join(d, "meta.json"), limit_mib=1)
+        date = datetime.datetime.fromisoformat(meta["date"])
+    except (OSError, plumbing.ReadError, KeyError, TypeError, ValueError):
+        return None
+    if date.tzinfo is None:
+        return None
+    return date.astimezone(datetime.timezone.utc)
+
+
+def check_run(d, writes=True, tool_folder=False):
+    """The test of a complete run folder that every tool applies before it
+    reads one, and before it writes into one (@writes): a real folder (not a
+    link), no INCOMPLETE file, a meta.json that check_meta() takes; for a
+    writer, writable and not a committed reference run unless WRITE_REFERENCE=1
+    is given; the samples' file present unless the folder was made for one
+    tool (scripts/results-dir.sh: meta.json "profile": "none"); load_run()
+    reads them.  @tool_folder: also a folder results-dir.sh made for the
+    tool now running (its INCOMPLETE says "unfinished:")."""
     if not os.path.isdir(d):
         raise InputError(f"{d}: no such results folder")
-    if writes and not os.access(d, os.W_OK):
-        raise InputError(f"{d}: not writable: the report is written into the results folder")
-    inc = os.path.join(d, "INCOMPLETE")
-    if os.path.exists(inc):
-        with open(inc) as f:
-            raise InputError(f"{d}: incomplete run ({f.read().strip()}); refusing to report on it")
+    if os.path.islink(os.path.normpath(d)):
+        raise InputError(f"{d}: a symbolic link, not a results folder; give the folder it points to")
+    why = incomplete_reason(d)
+    if why is not None and not (tool_folder and why.startswith(plumbing.UNFINISHED)):
+        raise InputError(f"{d}: incomplete run ({why}); refusing to use it")
+    meta = check_meta(os.path.join(d, "meta.json"), read_json(os.path.join(d, "meta.json"), required=True))
+    samples = benchmarks.benchmarks_file(d)
+    if meta.get("profile") != "none" and not os.path.lexists(samples):
+        raise InputError(f"{samples}: missing: not a complete run")
+    if writes:
+        if not os.access(d, os.W_OK):
+            raise InputError(f"{d}: not writable: the tool writes into the results folder")
+        if os.environ.get(WRITE_REFERENCE) != "1" and committed(d):
+            raise InputError(f"{d}: a committed reference run (tracked by git); tools write into it "
+                             f"only with {WRITE_REFERENCE}=1 (HACKING.md, regenerating the reference run)")
+    return meta
+
+
+def newest_run(results, samples=False):
+    """The newest run under folder @results that a tool may write into by
+    default: complete (no INCOMPLETE), not committed, newest by the UTC date
+    its meta.json records (not by its name, which is local time); @samples:
+    only runs with a benchmarks file.  None when there is none."""
+    try:
+        names = os.listdir(results)
+    except OSError:
+        return None
+    best = None
+    for name in names:
+        d = os.path.join(results, name)
+        if name.startswith(".") or os.path.islink(d) or not os.path.isdir(d):
+            continue
+        if incomplete_reason(d) is not None or (samples and not os.path.isfile(benchmarks.benchmarks_file(d))):
+            continue
+        date = run_date(d)
+        if date is None or (best and (date, name) <= best[:2]):
+            continue
+        if committed(d):
+            continue
+        best = (date, name, d)
+    return best[2] if best else None
+
+
+def load_run(d, writes=True):
+    """Everything a report needs from folder @d, checked (check_run() and the
+    samples); @writes: the caller writes into @d."""
+    meta = check_run(d, writes)
     try:
         results, skipped = benchmarks.load_gb(d)
     except benchmarks.ResultsError as e:
         raise InputError(str(e)) from None
-    meta = check_meta(os.path.join(d, "meta.json"), read_json(os.path.join(d, "meta.json"), required=True))
-    registry = read_registry(os.path.join(d, "registry.json"))
+    registry = read_registry(os.path.join(d, "registry.json"), results)
     disasm = check_disasm(os.path.join(d, "disasm.json"), read_json(os.path.join(d, "disasm.json"), required=False))
     object_size = {}
     for name, e in results.items():
@@ -144,21 +274,31 @@ def baseline_of(strategies):
     return b if b in strategies else BASELINES["custom_baseline"]
 
 
-def read_registry(path):
-    """Set BASELINES from a run's registry.json, if it has one."""
+def read_registry(path, results=None):
+    """Set BASELINES from a run's registry.json, if it has one; each
+    baseline must be one of its strategies and, where the run has lookup
+    samples, one of theirs."""
     reg = read_json(path, required=False)
     if reg is None:
         return None
     try:
+        names_all = [s["name"] for s in reg["strategies"]]
+        if any(not isinstance(n, str) for n in names_all):
+            raise TypeError
+        measured = {w[1] for w in (benchmarks.parse_name(n)[0] for n in results or {})
+                    if len(w) > 1 and w[0] == "lookup"}
         for key in BASELINES:
             names = [s["name"] for s in reg["strategies"] if s[key] is True]
-            if len(names) != 1 or not isinstance(names[0], str):
+            if len(names) != 1:
                 raise InputError(f"{path}: expected exactly one strategy with \"{key}\": true")
+            if measured and names[0] not in measured:
+                raise InputError(f"{path}: {key} '{names[0]}' is not a strategy this run measured "
+                                 f"({', '.join(sorted(measured))})")
             BASELINES[key] = names[0]
         reg_base = [s["name"] for s in reg.get("regulator_strategies", []) if s.get("baseline") is True]
-        if len(reg_base) == 1:
+        if len(reg_base) == 1 and isinstance(reg_base[0], str):
             regulator_report.REG_BASELINE = reg_base[0]
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, AttributeError):
         raise InputError(f"{path}: not opsbench-run --list --json output (strategies with name, "
                          "baseline, custom_baseline)") from None
     return reg

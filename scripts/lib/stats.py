@@ -10,6 +10,7 @@ round by round, with a bootstrap interval over the processes and rounds
 (paired()), from the processes that ran in the host's quiet state
 (quiet_processes()).
 """
+import functools
 import math
 import random
 import statistics
@@ -17,21 +18,51 @@ import statistics
 from .benchmarks import ResultsError
 
 
-def median_ci(samples, level=0.95):
-    """(low, high) of a distribution-free confidence interval of the median."""
-    xs = sorted(samples)
-    n = len(xs)
-    if n < 6:                       # too few samples for a 95% interval
-        return (xs[0], xs[-1])
+# Up to this many samples the rank of median_ci() is found with exact
+# binomial coefficients; above, with their logarithms (the same rank but
+# where the tail probability ties alpha to about 1e-12), so that 10^6
+# samples take a second, not hours (docs/method.md#statistics).
+EXACT_RANK_MAX = 1000
+
+
+@functools.lru_cache(maxsize=None)
+def median_ci_rank(n, level=0.95):
+    """The rank k of the distribution-free interval of the median of @n
+    samples (n >= 6): the smallest k whose binomial(n, 1/2) lower tail
+    P(X <= k) exceeds (1 - level) / 2, at least 1."""
     alpha = (1 - level) / 2
-    cdf, k = 0.0, 0
+    if n <= EXACT_RANK_MAX:
+        cdf, k = 0.0, 0
+        while True:
+            p = math.comb(n, k) / 2 ** n
+            if cdf + p > alpha:
+                break
+            cdf += p
+            k += 1
+        return max(k, 1)
+    # Start 10 standard deviations below the mean, where the tail is below
+    # 1e-23, and walk up with the terms' logarithms.
+    k = max(0, int(n / 2 - 5 * math.sqrt(n)))
+    logp = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2)
+    cdf = 0.0
     while True:
-        p = math.comb(n, k) / 2 ** n
+        p = math.exp(logp)
         if cdf + p > alpha:
             break
         cdf += p
+        logp += math.log(n - k) - math.log(k + 1)
         k += 1
-    k = max(k, 1)
+    return max(k, 1)
+
+
+def median_ci(samples, level=0.95):
+    """(low, high) of a distribution-free confidence interval of the median:
+    the order statistics of rank median_ci_rank() from either end."""
+    n = len(samples)
+    if n < 6:                       # too few samples for a 95% interval
+        return (min(samples), max(samples))
+    k = median_ci_rank(n, level)
+    xs = sorted(samples)
     return (xs[k - 1], xs[n - k])
 
 
