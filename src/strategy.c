@@ -41,3 +41,26 @@ const char *ob_mode_name(enum ob_mode m)
 
 	return (unsigned int)m < OB_MODE_COUNT ? names[m] : "unknown";
 }
+
+const char *ob_context_name(enum ob_context c)
+{
+	return c == OB_CTX_BARE ? "bare" : (unsigned int)c < OB_CTX_COUNT ? "component" : "unknown";
+}
+
+const char *ob_context_kernel(enum ob_context c)
+{
+	return c == OB_CTX_COMPONENT_6_1 ? "6.1" : "6.12";
+}
+
+enum ob_context ob_context_find(const char *context, const char *kernel)
+{
+	bool k61 = kernel && !strcmp(kernel, "6.1");
+
+	if (kernel && !k61 && strcmp(kernel, "6.12"))
+		return OB_CTX_COUNT;
+	if (!strcmp(context, "bare"))
+		return k61 ? OB_CTX_COUNT : OB_CTX_BARE;
+	if (!strcmp(context, "component"))
+		return k61 ? OB_CTX_COMPONENT_6_1 : OB_CTX_COMPONENT_6_12;
+	return OB_CTX_COUNT;
+}

@@ -78,11 +78,11 @@ static size_t tree_size(struct ob_tree *t, const struct workload *wl, const stru
 	t->n_prepared = wl->n_lookups;
 	return table + round_up(PERS_COUNT * sizeof(*t->sb), L1_CACHE_BYTES) +
 	       round_up(t->n * t->stride, L1_CACHE_BYTES) +
-	       round_up(t->n * sizeof(*t->inodes), L1_CACHE_BYTES) +
 	       round_up(t->ext_names_size + 1, L1_CACHE_BYTES) +
 	       round_up(t->n_prepared * sizeof(*t->prepared) + 1, L1_CACHE_BYTES) +
 	       round_up(wl->paths_len + NAME_PAD, L1_CACHE_BYTES) +
-	       round_up(tree_warmup_bytes(t->stride), L1_CACHE_BYTES);
+	       round_up(tree_warmup_bytes(t->stride), L1_CACHE_BYTES) +
+	       round_up(t->n * sizeof(*t->inodes), L1_CACHE_BYTES);
 }
 
 /* The first free waiting slot, or OB_TREE_SLOTS when every one is taken. */
@@ -129,13 +129,14 @@ static void carve_parts(struct ob_tree *t, unsigned char *base)
 	carve(base, &used, OB_D_HASH_BUCKETS * sizeof(struct hlist_bl_head));	/* OB_D_HASHTABLE */
 	t->sb = carve(base, &used, PERS_COUNT * sizeof(*t->sb));
 	t->arena = carve(base, &used, t->n * t->stride);
-	t->inodes = carve(base, &used, t->n * sizeof(*t->inodes));
 	t->ext_names = t->ext_names_size ? carve(base, &used, t->ext_names_size) : NULL;
 	t->prepared = carve(base, &used, t->n_prepared * sizeof(*t->prepared));
 	t->paths = carve(base, &used, wl->paths_len + NAME_PAD);
 	if (wl->paths_len)
 		memcpy(t->paths, wl->paths, wl->paths_len);
 	t->warmup = carve(base, &used, tree_warmup_bytes(t->stride));
+	/* Last: only the component context reads them (and lookup()'s answer). */
+	t->inodes = carve(base, &used, t->n * sizeof(*t->inodes));
 }
 
 int tree_alloc(const struct workload *wl, const struct strategy *s,

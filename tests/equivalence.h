@@ -9,7 +9,9 @@
  * directory's children by name (case-insensitively where the directory's
  * personality compares that way), applies staleness where the found
  * dentry's personality revalidates, and follows '/' and "."/".." as
- * link_path_walk() does.  Include after <cmocka.h>.
+ * link_path_walk() does.  Every strategy is checked in every context
+ * (bare, and the component context of each kernel generation).  Include
+ * after <cmocka.h>.
  */
 #ifndef OPSBENCH_TESTS_EQUIVALENCE_H
 #define OPSBENCH_TESTS_EQUIVALENCE_H
@@ -158,6 +160,23 @@ static size_t check_strategies(const struct strategy *const *list, const struct 
 					 what, s->name, k, workload_path(wl, k),
 					 wl->lookups[k].start, got, expect[k]);
 			checked++;
+		}
+		/*
+		 * Every context finds the same: the walker owns every directory, so
+		 * the component's permission step lets every lookup through.
+		 */
+		for (int c = 0; c < OB_CTX_COUNT; c++) {
+			for (size_t k = 0; k < wl->n_lookups; k++) {
+				long got = s->lookup_in(t, (enum ob_context)c, wl->lookups[k].start,
+							workload_path(wl, k));
+
+				if (got != expect[k])
+					fail_msg("%s: %s, context %s/%s: lookup %zu of \"%s\" from %u: got %ld, expected %ld",
+						 what, s->name, ob_context_name((enum ob_context)c),
+						 ob_context_kernel((enum ob_context)c), k,
+						 workload_path(wl, k), wl->lookups[k].start, got, expect[k]);
+				checked++;
+			}
 		}
 		s->destroy(t);
 	}

@@ -19,8 +19,8 @@
 #define STRATEGY_OPS		ops_sparse
 #define STRATEGY_OBJECT_BYTES	192
 
-#define OP_PRESENT(d, op, flag)	((d)->d_op && (d)->d_op->op)
-#define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))
+#define OP_PRESENT(d, op, flag)	(ob_ops(d) && ob_ops(d)->op)
+#define OP_CALL(d, op, ...)	(ob_ops(d)->op(__VA_ARGS__))
 
 #include "model/instance.h"
 

@@ -193,6 +193,15 @@ static void test_cold_warm_up_is_a_copy_and_changes_no_result(void **state)
 			assert_null(strchr(t->warmup_path, '/'));
 			assert_true(s->run(t, &warm, 200) == s->run(t, &cold, 200));
 			assert_int_equal(cold.cursor, 0);
+			/* In every context: the same dentries, warm or cold. */
+			for (int c = 0; c < OB_CTX_COUNT; c++) {
+				uint64_t bare = s->run(t, &warm, 200);
+
+				warm.context = cold.context = (enum ob_context)c;
+				assert_true(s->run(t, &warm, 200) == bare);
+				assert_true(s->run(t, &cold, 200) == bare);
+				warm.context = cold.context = OB_CTX_BARE;
+			}
 			s->destroy(t);
 		}
 		workload_free(&wl);
@@ -240,6 +249,121 @@ static void test_object_sizes_are_reported_honestly(void **state)
 	workload_free(&wl);
 }
 
+/* The inode of node @i of @t (the test looks inside the tree). */
+static struct inode *node_inode(const struct ob_tree *t, long i)
+{
+	return &t->inodes[t->slot[i]];
+}
+
+/*
+ * The component context checks search permission on each directory it
+ * walks, as may_lookup() does: a directory the walker does not own, mode
+ * 0700, stops every lookup through it in that context, in every strategy
+ * and generation, and in none in the bare lookup, which has no such step.
+ */
+static void test_component_context_denies_search_of_a_directory_the_walker_cannot_search(void **state)
+{
+	struct workload wl;
+	long home, secret, file, open_dir, open_file;
+	const struct strategy *s;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(workload_init(&wl, NULL), 0);
+	home = workload_add_node(&wl, 0, "home", true, PERS_PLAIN, NULL);
+	secret = workload_add_node(&wl, (uint32_t)home, "secret", true, PERS_REVALIDATE, NULL);
+	file = workload_add_node(&wl, (uint32_t)secret, "key", false, PERS_REVALIDATE, NULL);
+	open_dir = workload_add_node(&wl, (uint32_t)home, "pub", true, PERS_PLAIN, NULL);
+	open_file = workload_add_node(&wl, (uint32_t)open_dir, "readme", false, PERS_PLAIN, NULL);
+	assert_true(home > 0 && secret > 0 && file > 0 && open_dir > 0 && open_file > 0);
+
+	static const struct { uint32_t start; const char *path; bool through_secret; } cases[] = {
+		{ 0, "home/secret/key", true },
+		{ 0, "home/secret/./key", true },
+		{ 0, "home/secret/..", true },	/* ".." is looked up in secret too */
+		{ 0, "home/secret", false },	/* looked up in home: allowed */
+		{ 0, "home/pub/readme", false },
+		{ 0, "home/pub/../secret", false },
+	};
+	static const long found[] = { 3, 3, 1, 2, 5, 2 };
+
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++)
+		assert_true(workload_add_lookup(&wl, cases[k].start, cases[k].path, WL_NONE, NULL) >= 0);
+	for_each_strategy(s, i) {
+		struct ob_tree *t;
+
+		if (s->build(&wl, &t, NULL))
+			continue;	/* direct, with custom ops */
+		node_inode(t, secret)->i_uid = 0;	/* root's, mode 0700 */
+		for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+			for (int c = 0; c < OB_CTX_COUNT; c++) {
+				long want = c != OB_CTX_BARE && cases[k].through_secret ? WL_NONE : found[k];
+				long got = s->lookup_in(t, (enum ob_context)c, cases[k].start,
+							workload_path(&wl, k));
+
+				if (got != want)
+					fail_msg("%s, %s %s: \"%s\": got %ld, expected %ld", s->name,
+						 ob_context_name((enum ob_context)c),
+						 ob_context_kernel((enum ob_context)c), cases[k].path, got, want);
+			}
+		}
+		s->destroy(t);
+	}
+	workload_free(&wl);
+}
+
+/*
+ * do_inode_permission() caches a NULL ->permission as IOP_FASTPERM: the
+ * first component walked in a plain directory sets it where the strategy
+ * finds no ->permission; default_ops always finds one (generic_permission
+ * in every table) and never sets it; an NFS-like directory's own
+ * ->permission keeps it clear everywhere.
+ */
+static void test_inode_permission_caches_a_missing_permission_op_as_IOP_FASTPERM(void **state)
+{
+	struct workload wl;
+	long plain, nfs;
+	const struct strategy *s;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(workload_init(&wl, NULL), 0);
+	plain = workload_add_node(&wl, 0, "plain", true, PERS_PLAIN, NULL);
+	nfs = workload_add_node(&wl, 0, "nfs", true, PERS_REVALIDATE, NULL);
+	assert_true(workload_add_node(&wl, (uint32_t)plain, "a", false, PERS_PLAIN, NULL) > 0);
+	assert_true(workload_add_node(&wl, (uint32_t)nfs, "b", false, PERS_REVALIDATE, NULL) > 0);
+	for_each_strategy(s, i) {
+		struct ob_tree *t;
+		bool always = !strcmp(s->name, "default_ops") || !strcmp(s->name, "icall_wrapper");
+
+		if (s->build(&wl, &t, NULL))
+			continue;
+		assert_false(node_inode(t, plain)->i_opflags & IOP_FASTPERM);
+		assert_int_equal(s->lookup_in(t, OB_CTX_COMPONENT_6_12, 0, "plain/a"), 3);
+		assert_int_equal(s->lookup_in(t, OB_CTX_COMPONENT_6_1, 0, "nfs/b"), 4);
+		assert_int_equal(!!(node_inode(t, plain)->i_opflags & IOP_FASTPERM), !always);
+		assert_false(node_inode(t, nfs)->i_opflags & IOP_FASTPERM);
+		s->destroy(t);
+	}
+	workload_free(&wl);
+}
+
+/* Contexts by name, as opsbench-run and the benchmark names spell them. */
+static void test_contexts_are_found_by_name_and_kernel(void **state)
+{
+	(void)state;
+	assert_int_equal(ob_context_find("bare", NULL), OB_CTX_BARE);
+	assert_int_equal(ob_context_find("bare", "6.12"), OB_CTX_BARE);
+	assert_int_equal(ob_context_find("bare", "6.1"), OB_CTX_COUNT);
+	assert_int_equal(ob_context_find("component", NULL), OB_CTX_COMPONENT_6_12);
+	assert_int_equal(ob_context_find("component", "6.1"), OB_CTX_COMPONENT_6_1);
+	assert_int_equal(ob_context_find("component", "5.10"), OB_CTX_COUNT);
+	assert_int_equal(ob_context_find("nosuch", NULL), OB_CTX_COUNT);
+	for (int c = 0; c < OB_CTX_COUNT; c++)
+		assert_int_equal(ob_context_find(ob_context_name((enum ob_context)c),
+						 ob_context_kernel((enum ob_context)c)), c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +373,9 @@ int main(void)
 		cmocka_unit_test(test_run_loop_cycles_the_list_and_pollutes_when_asked),
 		cmocka_unit_test(test_cold_warm_up_is_a_copy_and_changes_no_result),
 		cmocka_unit_test(test_object_sizes_are_reported_honestly),
+		cmocka_unit_test(test_component_context_denies_search_of_a_directory_the_walker_cannot_search),
+		cmocka_unit_test(test_inode_permission_caches_a_missing_permission_op_as_IOP_FASTPERM),
+		cmocka_unit_test(test_contexts_are_found_by_name_and_kernel),
 	};
 
 	return cmocka_run_group_tests_name("strategies", tests, NULL, NULL);

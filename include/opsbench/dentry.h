@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "opsbench/compiler.h"
+#include "opsbench/inode.h"
 
 #define DENTRY_LAYOUT_OPS_POINTER	1
 #define DENTRY_LAYOUT_EMBEDDED		2
@@ -73,9 +74,15 @@
 #define DCACHE_OP_HASH		0x00000001u
 #define DCACHE_OP_COMPARE	0x00000002u
 #define DCACHE_OP_REVALIDATE	0x00000004u
+/* d_flags: what step_into() tests on the child (Linux 6.12 values). */
+#define DCACHE_MOUNTED		0x00010000u
+#define DCACHE_NEED_AUTOMOUNT	0x00020000u
+#define DCACHE_MANAGE_TRANSIT	0x00040000u
+#define DCACHE_MANAGED_DENTRY	(DCACHE_MOUNTED | DCACHE_NEED_AUTOMOUNT | DCACHE_MANAGE_TRANSIT)
 /* d_flags: the type of the inode behind the dentry (DCACHE_ENTRY_TYPE). */
 #define DCACHE_DIRECTORY_TYPE	0x00200000u
 #define DCACHE_REGULAR_TYPE	0x00400000u
+#define DCACHE_SYMLINK_TYPE	0x00600000u
 #define DCACHE_ENTRY_TYPE	0x00700000u
 
 /* A name: its hash and length (one u64, length high) and its bytes. */
@@ -181,13 +188,13 @@ struct super_block {
 	unsigned long s_generation;
 	/* Name of the personality, for messages. */
 	const char *s_id;
+	/* Inode ops of this filesystem's directories (the parent_ops strategy reads them here). */
+	const struct inode_ops *s_i_op;
+	/* SB_* bits (SB_POSIXACL: ACLs are checked). */
+	unsigned int s_flags;
+	/* The user namespace its ids belong to (i_user_ns()). */
+	struct user_namespace *s_user_ns;
 } ____cacheline_aligned;
-
-/* The inode behind a positive dentry; i_ino is the workload's node index. */
-struct inode {
-	unsigned long i_ino;
-	unsigned int i_mode;
-};
 
 struct dentry {
 	/* ---- line 0: RCU lookup touched fields ---- */
@@ -245,6 +252,7 @@ _Static_assert(sizeof(struct dentry) == 192, "three cache lines, like Linux");
 _Static_assert(sizeof(struct dentry) % L1_CACHE_BYTES == 0, "whole lines");
 
 _Static_assert(sizeof(struct dentry_ops) == L1_CACHE_BYTES, "ops table is one line");
+_Static_assert(sizeof(struct super_block) == L1_CACHE_BYTES, "a superblock is one line");
 _Static_assert(offsetof(struct qstr, hash_len) == 0 &&
 	       offsetof(struct qstr, hash) == 0 && sizeof(uint64_t) == 8,
 	       "hash in the low half of hash_len (little-endian)");

@@ -8,6 +8,7 @@
  *   dispatch_method                   bench/dispatch.c's static_call case
  *   selftest                          tests/test_static_call.c
  *   reg_*                             the regulator ops (regulator strategy static_call)
+ *   permission                        the inode op (strategy static_call, component context)
  */
 OB_STATIC_CALL(d_hash)
 OB_STATIC_CALL(d_compare)
@@ -17,3 +18,4 @@ OB_STATIC_CALL(selftest)
 OB_STATIC_CALL(reg_set_voltage_time_sel)
 OB_STATIC_CALL(reg_get_voltage_sel)
 OB_STATIC_CALL(reg_enable_time)
+OB_STATIC_CALL(permission)

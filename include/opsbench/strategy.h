@@ -65,6 +65,41 @@ enum ob_mode {
 const char *ob_mode_name(enum ob_mode m);
 
 /*
+ * What is around the lookup (docs/model.md#context).
+ *
+ *   OB_CTX_BARE            the bare dcache lookup: hash, chain walk, compare,
+ *                          revalidate; table base and shift as constants
+ *   OB_CTX_COMPONENT_6_12  a whole path component as Linux 6.12 runs it:
+ *                          may_lookup()'s permission step (inode_permission,
+ *                          generic_permission, make_vfsuid; the LSM hook a
+ *                          static key that is off), walk_component,
+ *                          lookup_fast, __d_lookup_rcu and step_into as calls
+ *   OB_CTX_COMPONENT_6_1   the same as Linux 6.1 runs it: the LSM hook an
+ *                          indirect call through security_hook_heads (the
+ *                          BPF LSM's stub), the table's base and shift loaded
+ *                          from memory
+ */
+enum ob_context {
+	OB_CTX_BARE,
+	OB_CTX_COMPONENT_6_12,
+	OB_CTX_COMPONENT_6_1,
+	OB_CTX_COUNT
+};
+
+/* "bare" or "component". */
+const char *ob_context_name(enum ob_context c);
+
+/* The kernel generation @c follows: "6.12" or "6.1". */
+const char *ob_context_kernel(enum ob_context c);
+
+/*
+ * The context called @context ("bare", "component") in kernel @kernel
+ * ("6.1", "6.12"; NULL: 6.12); OB_CTX_COUNT when there is none (the bare
+ * lookup is 6.12's alone).
+ */
+enum ob_context ob_context_find(const char *context, const char *kernel);
+
+/*
  * State of a benchmark loop across batches: where it is in the lookup list,
  * how it times, and the unrelated memory it touches between lookups (cache
  * pollution).
@@ -72,6 +107,7 @@ const char *ob_mode_name(enum ob_mode m);
 struct ob_run {
 	size_t cursor;			/* next entry of the lookup list */
 	enum ob_mode mode;
+	enum ob_context context;	/* what is around each lookup; 0: bare */
 	size_t pollute_bytes;		/* touched before each lookup; 0: none */
 	unsigned char *pollute_buf;	/* a buffer of pollute_size bytes */
 	size_t pollute_size;		/* pollute_bytes: each lookup sweeps it whole */
@@ -112,11 +148,15 @@ struct strategy {
 	 * WL_NONE (no such name, stale, or a non-directory in the middle).
 	 */
 	long (*lookup)(const struct ob_tree *t, uint32_t start, const char *path);
+	/* lookup_in - lookup() in context @ctx (WL_NONE also when permission is denied). */
+	long (*lookup_in)(const struct ob_tree *t, enum ob_context ctx, uint32_t start,
+			  const char *path);
 	/*
 	 * run - the benchmark loop: @n lookups from the workload's lookup list,
 	 * cycling, from @r->cursor on, timed as @r->mode says; touches @r's
 	 * pollution buffer before each lookup when asked.  Returns a checksum
-	 * of the dentries found.
+	 * of the dentries found.  @r->context says what is around each
+	 * lookup.
 	 */
 	uint64_t (*run)(struct ob_tree *t, struct ob_run *r, uint64_t n);
 	/* memory - what @t uses. */

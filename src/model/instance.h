@@ -59,6 +59,36 @@
 /* Cold mode's warm-up lookup: its walk, and the copies it walks (SYM(warmup_build)). */
 #include "model/warmup.h"
 
+/* The component context, once per kernel generation (KSYM(walk_path), ...). */
+#define OB_COMPONENT_KERNEL 612
+#include "model/component.h"
+#define OB_COMPONENT_KERNEL 61
+#include "model/component.h"
+
+/* The inode ops tables of the strategy's set: iops_sparse for ops_sparse, ... */
+#define STRATEGY_IOPS		OB_CONCAT(i, STRATEGY_OPS)
+
+/* The walk of context @ctx (a constant where it is called). */
+static __always_inline struct dentry *ctx_walk_path(enum ob_context ctx, struct dentry *dir,
+						    const char *path)
+{
+	switch (ctx) {
+	case OB_CTX_COMPONENT_6_12:	return SYM(k612_walk_path)(dir, path);
+	case OB_CTX_COMPONENT_6_1:	return SYM(k61_walk_path)(dir, path);
+	default:			return walk_path(dir, path);
+	}
+}
+
+/* Cold mode's out-of-line walk of context @ctx. */
+static __always_inline void *(*ctx_walk_cold(enum ob_context ctx))(void *dir, const char *path)
+{
+	switch (ctx) {
+	case OB_CTX_COMPONENT_6_12:	return SYM(k612_walk_cold);
+	case OB_CTX_COMPONENT_6_1:	return SYM(k61_walk_cold);
+	default:			return SYM(walk_cold);
+	}
+}
+
 extern const struct strategy STRATEGY_DESC;
 
 /* Give @d its filesystem and ops (d_set_d_op), in this layout's way. */
@@ -76,6 +106,15 @@ static void SYM(d_set_d_op)(struct dentry *d, struct super_block *sb, const stru
 		};
 #endif
 	d->d_flags |= d_op_flags(op);
+}
+
+/* Give @inode its filesystem and inode ops, in this layout's way. */
+static void SYM(i_set_i_op)(struct inode *inode, struct super_block *sb, const struct inode_ops *op)
+{
+	inode->i_sb = sb;
+	inode->i_op = op;
+	inode->i_m.permission = op->permission;
+	inode->i_opflags = (uint16_t)i_op_flags(op);
 }
 
 /* Bytes of distinct ops tables this strategy attaches. */
@@ -100,11 +139,14 @@ static void SYM(init_dentry)(struct ob_tree *t, size_t i)
 	struct dentry *d = tree_object(t, i);
 	struct dentry *parent = tree_object(t, n->parent);
 	const char *name = workload_name(t->wl, i);
-	struct inode *inode = &t->inodes[i];
+	struct inode *inode = &t->inodes[t->slot[i]];	/* scattered as the dentries */
 	char *dname = d->d_iname;
 
 	inode->i_ino = i;
-	inode->i_mode = n->is_dir ? 0040755 : 0100644;
+	inode->i_mode = (uint16_t)(n->is_dir ? OB_DIR_MODE : OB_FILE_MODE);
+	inode->i_uid = OB_WALKER_UID;
+	inode->i_gid = OB_WALKER_GID;
+	SYM(i_set_i_op)(inode, &t->sb[n->personality], STRATEGY_IOPS[n->personality]);
 	d->d_parent = parent;
 	d->d_inode = inode;
 	d->d_flags = n->is_dir ? DCACHE_DIRECTORY_TYPE : DCACHE_REGULAR_TYPE;
@@ -166,6 +208,8 @@ static int SYM(build)(const struct workload *wl, struct ob_tree **out, struct ob
 		t->sb[p].s_d_flags = d_op_flags(STRATEGY_OPS[p]);
 		t->sb[p].s_generation = 1;
 		t->sb[p].s_id = personality_name(p);
+		t->sb[p].s_i_op = STRATEGY_IOPS[p];
+		t->sb[p].s_user_ns = &ob_init_user_ns;
 	}
 	for (size_t i = 0; i < t->n; i++)
 		SYM(init_dentry)(t, i);
@@ -196,6 +240,28 @@ static long SYM(lookup)(const struct ob_tree *t, uint32_t start, const char *pat
 	return d ? (long)d->d_inode->i_ino : WL_NONE;
 }
 
+static long SYM(lookup_in)(const struct ob_tree *t, enum ob_context ctx, uint32_t start,
+			   const char *path)
+{
+	struct dentry *d;
+
+	if (start >= t->n || (unsigned int)ctx >= OB_CTX_COUNT)
+		return WL_NONE;
+	tree_enter(t);
+	switch (ctx) {
+	case OB_CTX_COMPONENT_6_12:
+		d = SYM(k612_walk_path)(tree_object(t, start), path);
+		break;
+	case OB_CTX_COMPONENT_6_1:
+		d = SYM(k61_walk_path)(tree_object(t, start), path);
+		break;
+	default:
+		d = walk_path(tree_object(t, start), path);
+		break;
+	}
+	return d ? (long)d->d_inode->i_ino : WL_NONE;
+}
+
 /*
  * The benchmark loop, specialised on how it times (@mode, @pollute), so that
  * each variant pays only for what it does: per lookup, two loads from the
@@ -207,7 +273,7 @@ static long SYM(lookup)(const struct ob_tree *t, uint32_t start, const char *pat
  * warm-up ran.
  */
 static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, uint64_t n,
-					 enum ob_mode mode, bool pollute)
+					 enum ob_mode mode, bool pollute, enum ob_context ctx)
 {
 	const struct ob_prepared *p = t->prepared + r->cursor;
 	const struct ob_prepared *end = t->prepared + t->n_prepared;
@@ -216,7 +282,7 @@ static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, ui
 	uintptr_t dep = 0;
 
 	/* Cold mode's warm-up lookup, which ob_pollute() makes (model/warmup.h). */
-	r->warmup_walk = mode == OB_COLD && t->warmup_dir ? SYM(walk_cold) : NULL;
+	r->warmup_walk = mode == OB_COLD && t->warmup_dir ? ctx_walk_cold(ctx) : NULL;
 	r->warmup_dir = t->warmup_dir;
 	r->warmup_path = t->warmup_path;
 
@@ -233,9 +299,9 @@ static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, ui
 		if (mode == OB_COLD) {
 			ob_pollute(r);		/* and the warm-up lookup */
 			t0 = ob_ts_begin();
-			d = SYM(walk_cold)(start, path);
+			d = ctx_walk_cold(ctx)(start, path);
 		} else {
-			d = walk_path(start, path);
+			d = ctx_walk_path(ctx, start, path);
 		}
 		if (mode == OB_COLD) {
 			uint64_t dt = ob_ts_end() - t0;
@@ -261,38 +327,60 @@ static __always_inline uint64_t run_loop(struct ob_tree *t, struct ob_run *r, ui
 	return sum;
 }
 
-static OB_LOOP_FN uint64_t SYM(run_throughput)(struct ob_tree *t, struct ob_run *r, uint64_t n)
-{
-	return run_loop(t, r, n, OB_THROUGHPUT, false);
+/*
+ * The measured loops, one per mode and context: SYM(run_throughput) is the
+ * bare lookup's, SYM(k612_run_throughput) the 6.12 component context's.
+ */
+#define OB_RUN_LOOPS(pfx, ctx)									\
+static OB_LOOP_FN uint64_t SYM(pfx##run_throughput)(struct ob_tree *t, struct ob_run *r, uint64_t n)	\
+{												\
+	return run_loop(t, r, n, OB_THROUGHPUT, false, ctx);					\
+}												\
+												\
+static OB_LOOP_FN uint64_t SYM(pfx##run_polluted)(struct ob_tree *t, struct ob_run *r, uint64_t n)	\
+{												\
+	return run_loop(t, r, n, OB_THROUGHPUT, true, ctx);					\
+}												\
+												\
+static OB_LOOP_FN uint64_t SYM(pfx##run_latency)(struct ob_tree *t, struct ob_run *r, uint64_t n)	\
+{												\
+	return run_loop(t, r, n, OB_LATENCY, false, ctx);					\
+}												\
+												\
+static OB_LOOP_FN uint64_t SYM(pfx##run_cold)(struct ob_tree *t, struct ob_run *r, uint64_t n)	\
+{												\
+	return run_loop(t, r, n, OB_COLD, true, ctx);						\
+}												\
+												\
+static uint64_t SYM(pfx##run_mode)(struct ob_tree *t, struct ob_run *r, uint64_t n)		\
+{												\
+	switch (r->mode) {									\
+	case OB_LATENCY:									\
+		return SYM(pfx##run_latency)(t, r, n);						\
+	case OB_COLD:										\
+		return SYM(pfx##run_cold)(t, r, n);						\
+	default:										\
+		return r->pollute_bytes ? SYM(pfx##run_polluted)(t, r, n) :			\
+					  SYM(pfx##run_throughput)(t, r, n);			\
+	}											\
 }
 
-static OB_LOOP_FN uint64_t SYM(run_polluted)(struct ob_tree *t, struct ob_run *r, uint64_t n)
-{
-	return run_loop(t, r, n, OB_THROUGHPUT, true);
-}
-
-static OB_LOOP_FN uint64_t SYM(run_latency)(struct ob_tree *t, struct ob_run *r, uint64_t n)
-{
-	return run_loop(t, r, n, OB_LATENCY, false);
-}
-
-static OB_LOOP_FN uint64_t SYM(run_cold)(struct ob_tree *t, struct ob_run *r, uint64_t n)
-{
-	return run_loop(t, r, n, OB_COLD, true);
-}
+OB_RUN_LOOPS(, OB_CTX_BARE)
+OB_RUN_LOOPS(k612_, OB_CTX_COMPONENT_6_12)
+OB_RUN_LOOPS(k61_, OB_CTX_COMPONENT_6_1)
 
 static uint64_t SYM(run)(struct ob_tree *t, struct ob_run *r, uint64_t n)
 {
 	if (!t->n_prepared)
 		return 0;
 	tree_enter(t);
-	switch (r->mode) {
-	case OB_LATENCY:
-		return SYM(run_latency)(t, r, n);
-	case OB_COLD:
-		return SYM(run_cold)(t, r, n);
+	switch (r->context) {
+	case OB_CTX_COMPONENT_6_12:
+		return SYM(k612_run_mode)(t, r, n);
+	case OB_CTX_COMPONENT_6_1:
+		return SYM(k61_run_mode)(t, r, n);
 	default:
-		return r->pollute_bytes ? SYM(run_polluted)(t, r, n) : SYM(run_throughput)(t, r, n);
+		return SYM(run_mode)(t, r, n);
 	}
 }
 
@@ -336,6 +424,7 @@ const struct strategy STRATEGY_DESC = {
 	.destroy	= tree_free,
 #endif
 	.lookup		= SYM(lookup),
+	.lookup_in	= SYM(lookup_in),
 	.run		= SYM(run),
 	.memory		= tree_memory,
 };

@@ -66,6 +66,15 @@
 #define OB_D_HASHTABLE		((struct hlist_bl_head *)OB_TREE_BASE)
 
 /*
+ * Linux 6.1's dentry_hashtable and d_hash_shift: the same table, its base
+ * and shift read from memory by the 6.1 component context
+ * (src/model/component.h); defined in src/component.c with the other
+ * globals that context reads.
+ */
+extern struct hlist_bl_head *ob_dentry_hashtable;
+extern unsigned int ob_d_hash_shift;
+
+/*
  * The warm-up lookup's room (cold mode): after the pollution's sweep, the
  * walk looks up one name in copies of a directory and its child, with their
  * own superblocks and ops tables, kept here, the child alone on a line of
@@ -85,10 +94,17 @@ struct ob_warmup {
 	/* then 1 + OB_WARMUP_DIRS objects of the tree's stride: child, directories */
 } ____cacheline_aligned;
 
+/* After the objects: the copies' inodes and inode ops (the component context). */
+struct ob_warmup_inodes {
+	struct inode inode[2];		/* the directory's, the child's */
+	struct inode_ops iops[2];
+};
+
 /* Bytes of the warm-up's room for objects of @stride bytes. */
 static inline size_t tree_warmup_bytes(size_t stride)
 {
-	return sizeof(struct ob_warmup) + (1 + OB_WARMUP_DIRS) * stride;
+	return sizeof(struct ob_warmup) + (1 + OB_WARMUP_DIRS) * stride +
+	       sizeof(struct ob_warmup_inodes);
 }
 
 /* One entry of the lookup list, ready to walk: start dentry and path. */
@@ -104,7 +120,7 @@ struct ob_tree {
 	size_t stride;			/* bytes per dentry in the arena */
 	unsigned char *arena;		/* n * stride bytes, cache-line aligned */
 	uint32_t *slot;			/* node index -> arena slot (not read by the timed loop) */
-	struct inode *inodes;		/* one per node */
+	struct inode *inodes;		/* one per node, in the dentries' order (t->slot) */
 	char *ext_names;		/* names of the layout's DNAME_INLINE_LEN bytes or more */
 	size_t ext_names_size;
 	size_t ext_names_used;		/* filled so far, while building */

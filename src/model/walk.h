@@ -13,6 +13,12 @@
  *                             struct dentry_ops; FLAG its DCACHE_OP_* bit)?
  *   OP_CALL(d, op, args...)   call @d's method @op with @args
  *
+ * The same seam finds and calls the inode's one optional op, ->permission
+ * (src/model/component.h): @d is then a struct inode and FLAG
+ * IOP_OP_PERMISSION.  A strategy reaches the object's parts through
+ * ob_ops(), ob_op_flags(), ob_sb_ops() and ob_methods() (below), which
+ * take either object.
+ *
  * and optionally STRATEGY_HOIST_COMPARE (test the parent's compare op once
  * per lookup, not once per chain entry).  When OP_PRESENT is false the walk
  * does the default inline, as the kernel does.  Nothing else differs between
@@ -28,6 +34,22 @@
 #if !defined(OP_PRESENT) || !defined(OP_CALL) || !defined(SYM)
 #error "a strategy defines OP_PRESENT and OP_CALL (and instance.h SYM) before including the walk"
 #endif
+
+/*
+ * The parts of a dentry or an inode a strategy reaches its ops through:
+ * the ops table (d_op, i_op), the flags (d_flags, i_opflags), the
+ * filesystem's table (d_sb->s_d_op, i_sb->s_i_op) and the methods stored
+ * in the object (d_m, i_m).  Resolved at compile time.
+ */
+#define OB_OBJ_(x, inode_part, dentry_part)					\
+	_Generic((x),								\
+		 const struct inode *: ((const struct inode *)(x))->inode_part,	\
+		 struct inode *: ((const struct inode *)(x))->inode_part,	\
+		 default: ((const struct dentry *)(x))->dentry_part)
+#define ob_ops(x)		OB_OBJ_(x, i_op, d_op)
+#define ob_op_flags(x)		OB_OBJ_(x, i_opflags, d_flags)
+#define ob_sb_ops(x)		OB_OBJ_(x, i_sb->s_i_op, d_sb->s_d_op)
+#define ob_methods(x)		OB_OBJ_(x, i_m, d_m)
 
 /* d_hash(): the bucket of @hash; table base and shift are constants (6.11+). */
 static inline struct hlist_bl_head *d_hash_bucket(uint32_t hash)

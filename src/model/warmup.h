@@ -51,6 +51,16 @@ static void SYM(warmup_copy)(struct ob_tree *t, struct dentry *copy, const struc
 		copy->d_op = &w->ops[k];
 	}
 #endif
+	/* The component context reads the inode and its ops: copies of them too. */
+	struct ob_warmup_inodes *wi = (struct ob_warmup_inodes *)
+		((unsigned char *)(w + 1) + (size_t)(1 + OB_WARMUP_DIRS) * t->stride);
+
+	wi->inode[k] = *real->d_inode;
+	wi->iops[k] = *real->d_inode->i_op;
+	wi->inode[k].i_op = &wi->iops[k];
+	wi->inode[k].i_sb = &w->sb[k];
+	w->sb[k].s_i_op = &wi->iops[k];
+	copy->d_inode = &wi->inode[k];
 	copy->d_parent = parent ? parent : copy;
 	copy->d_hash = (struct hlist_bl_node) { 0 };
 	copy->d_sib = (struct hlist_bl_node) { 0 };

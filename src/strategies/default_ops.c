@@ -11,6 +11,6 @@
 #define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 
 #define OP_PRESENT(d, op, flag)	1
-#define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))
+#define OP_CALL(d, op, ...)	(ob_ops(d)->op(__VA_ARGS__))
 
 #include "model/instance.h"

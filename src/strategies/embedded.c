@@ -13,7 +13,7 @@
 #define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 #define DENTRY_LAYOUT		DENTRY_LAYOUT_EMBEDDED
 
-#define OP_PRESENT(d, op, flag)	((d)->d_m.op != NULL)
-#define OP_CALL(d, op, ...)	((d)->d_m.op(__VA_ARGS__))
+#define OP_PRESENT(d, op, flag)	(ob_methods(d).op != NULL)
+#define OP_CALL(d, op, ...)	(ob_methods(d).op(__VA_ARGS__))
 
 #include "model/instance.h"

@@ -11,7 +11,7 @@
 #define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 #define STRATEGY_HOIST_COMPARE	1
 
-#define OP_PRESENT(d, op, flag)	((d)->d_flags & (flag))
-#define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))
+#define OP_PRESENT(d, op, flag)	(ob_op_flags(d) & (flag))
+#define OP_CALL(d, op, ...)	(ob_ops(d)->op(__VA_ARGS__))
 
 #include "model/instance.h"

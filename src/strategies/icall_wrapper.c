@@ -20,8 +20,10 @@
 	INDIRECT_CALL_2(f, SYM(default_d_compare), SYM(casefold_d_compare), __VA_ARGS__)
 #define ICALL_d_revalidate(f, ...) \
 	INDIRECT_CALL_2(f, SYM(default_d_revalidate), SYM(generation_d_revalidate), __VA_ARGS__)
+#define ICALL_permission(f, ...) \
+	INDIRECT_CALL_2(f, SYM(generic_permission), SYM(nfs_permission), __VA_ARGS__)
 
 #define OP_PRESENT(d, op, flag)	1
-#define OP_CALL(d, op, ...)	ICALL_##op((d)->d_op->op, __VA_ARGS__)
+#define OP_CALL(d, op, ...)	ICALL_##op(ob_ops(d)->op, __VA_ARGS__)
 
 #include "model/instance.h"

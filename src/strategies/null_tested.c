@@ -12,7 +12,7 @@
 #define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 #define STRATEGY_CUSTOM_BASELINE 1	/* the baseline where direct cannot run (custom ops) */
 
-#define OP_PRESENT(d, op, flag)	((d)->d_op && (d)->d_op->op)
-#define OP_CALL(d, op, ...)	((d)->d_op->op(__VA_ARGS__))
+#define OP_PRESENT(d, op, flag)	(ob_ops(d) && ob_ops(d)->op)
+#define OP_CALL(d, op, ...)	(ob_ops(d)->op(__VA_ARGS__))
 
 #include "model/instance.h"

@@ -13,7 +13,7 @@
 #define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 #define DENTRY_LAYOUT		DENTRY_LAYOUT_NO_OPS
 
-#define OP_PRESENT(d, op, flag)	((d)->d_sb->s_d_op && (d)->d_sb->s_d_op->op)
-#define OP_CALL(d, op, ...)	((d)->d_sb->s_d_op->op(__VA_ARGS__))
+#define OP_PRESENT(d, op, flag)	(ob_sb_ops(d) && ob_sb_ops(d)->op)
+#define OP_CALL(d, op, ...)	(ob_sb_ops(d)->op(__VA_ARGS__))
 
 #include "model/instance.h"

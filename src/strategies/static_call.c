@@ -27,8 +27,9 @@
 OB_DECLARE_STATIC_CALL(d_hash, d_hash_fn);
 OB_DECLARE_STATIC_CALL(d_compare, d_compare_fn);
 OB_DECLARE_STATIC_CALL(d_revalidate, d_revalidate_fn);
+OB_DECLARE_STATIC_CALL(permission, permission_fn);
 
-#define OP_PRESENT(d, op, flag)	((d)->d_flags & (flag))
+#define OP_PRESENT(d, op, flag)	(ob_op_flags(d) & (flag))
 #define OP_CALL(d, op, ...)	(ob_static_call(op)(__VA_ARGS__))
 
 struct ob_tree;
@@ -38,15 +39,18 @@ static void static_call_detach(struct ob_tree *t);
 
 #include "model/instance.h"
 
-/* The ops, in the order of the bits of t->strategy_state (3 per personality). */
-#define OPS_PER_FS	3
+/* The ops, in the order of the bits of t->strategy_state (4 per personality). */
+#define OPS_PER_FS	4
 
-static void *fs_op(const struct dentry_ops *ops, int k)
+static void *fs_op(int p, int k)
 {
+	const struct dentry_ops *ops = STRATEGY_OPS[p];
+
 	switch (k) {
-	case 0:		return (void *)ops->d_hash;
-	case 1:		return (void *)ops->d_compare;
-	default:	return (void *)ops->d_revalidate;
+	case 0:		return ops ? (void *)ops->d_hash : NULL;
+	case 1:		return ops ? (void *)ops->d_compare : NULL;
+	case 2:		return ops ? (void *)ops->d_revalidate : NULL;
+	default:	return (void *)iops_sparse[p]->permission;
 	}
 }
 
@@ -55,7 +59,8 @@ static struct ob_static_call_key *op_key(int k)
 	switch (k) {
 	case 0:		return &OB_STATIC_CALL_KEY(d_hash);
 	case 1:		return &OB_STATIC_CALL_KEY(d_compare);
-	default:	return &OB_STATIC_CALL_KEY(d_revalidate);
+	case 2:		return &OB_STATIC_CALL_KEY(d_revalidate);
+	default:	return &OB_STATIC_CALL_KEY(permission);
 	}
 }
 
@@ -67,12 +72,10 @@ static int static_call_attach(struct ob_tree *t, struct ob_err *err)
 	for (size_t i = 0; i < t->n; i++)
 		mounted[t->wl->nodes[i].personality] = true;
 	for (int p = 0; p < PERS_COUNT; p++) {
-		const struct dentry_ops *ops = STRATEGY_OPS[p];
-
-		if (!mounted[p] || !ops)
+		if (!mounted[p])
 			continue;
 		for (int k = 0; k < OPS_PER_FS; k++) {
-			void *fn = fs_op(ops, k);
+			void *fn = fs_op(p, k);
 			int ret;
 
 			if (!fn)
