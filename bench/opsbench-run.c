@@ -47,6 +47,9 @@ struct options {
 	const struct ob_scenario *scenario;	/* --scenario: the base of the parameters */
 	struct ob_caches caches;	/* what scenarios are sized by: sysfs, or --caches */
 	const char *zipf;	/* --zipf as given: meaningful only with --order zipf */
+	enum ob_context context;	/* what is around each lookup: the scenario's, or bare */
+	const char *context_name;	/* --context as given */
+	const char *kernel;	/* --kernel as given */
 };
 
 /* ---- the command line: every flag with its help beside it ---- */
@@ -56,7 +59,7 @@ enum {
 	OPT_LIST = 256, OPT_SEED, OPT_FANOUT, OPT_DIR_SHARE, OPT_NAME_MIN, OPT_NAME_MAX,
 	OPT_CUSTOM, OPT_PERS, OPT_DEPTH, OPT_ORDER, OPT_ZIPF, OPT_NEGATIVE, OPT_CASE,
 	OPT_STALE, OPT_PATHS, OPT_POLLUTE, OPT_NO_PMU, OPT_MODE, OPT_SCENARIO, OPT_CACHES, OPT_JSON,
-	OPT_STACK_OFFSET,
+	OPT_STACK_OFFSET, OPT_CONTEXT, OPT_KERNEL,
 };
 
 static const struct flag {
@@ -85,6 +88,8 @@ static const struct flag {
 	{ { "paths",	     required_argument, NULL, OPT_PATHS },    "N",     "length of the cycled lookup list, 0 = auto (default 0)" },
 	{ { "pollute",	     required_argument, NULL, OPT_POLLUTE },  "BYTES", "memory touched between lookups, K/M suffixes (default 0)" },
 	{ { "mode",	     required_argument, NULL, OPT_MODE },     "MODE",  "throughput (default), latency (each lookup waits for the last) or cold (one lookup at a time, serialised timestamps; the pollution and a warm-up lookup on copies untimed)" },
+	{ { "context",	     required_argument, NULL, OPT_CONTEXT },  "CTX",   "what is around each lookup: bare (the dcache lookup alone) or component (a whole path component: permission, LSM hook, step_into; docs/model.md#context) (default bare, or the scenario's)" },
+	{ { "kernel",	     required_argument, NULL, OPT_KERNEL },   "VER",   "kernel generation of the component context: 6.12 (LSM hook off, table constants) or 6.1 (LSM hook called indirectly, table base and shift loaded) (default 6.12, or the scenario's)" },
 	{ { "no-pmu",	     no_argument,	NULL, OPT_NO_PMU },   NULL,    "do not open hardware counters (time only)" },
 	{ { "stack-offset",  required_argument, NULL, OPT_STACK_OFFSET }, "BYTES", "start the measured loop this much lower on its stack, a multiple of 16 up to 4096 (default 0; tests show the counts do not depend on it)" },
 	{ { "list",	     no_argument,	NULL, OPT_LIST },     NULL,    "list the strategies and the named scenarios, then exit" },
@@ -243,6 +248,16 @@ static void parse_flag(int c, char **argv, struct options *o)
 		o->mode = (enum ob_mode)m;
 		break;
 	}
+	case OPT_CONTEXT:
+		if (strcmp(optarg, "bare") && strcmp(optarg, "component"))
+			bad("context", optarg, "expected bare or component");
+		o->context_name = optarg;
+		break;
+	case OPT_KERNEL:
+		if (strcmp(optarg, "6.1") && strcmp(optarg, "6.12"))
+			bad("kernel", optarg, "expected 6.1 or 6.12");
+		o->kernel = optarg;
+		break;
 	case OPT_LIST:		o->list = 1; break;
 	case OPT_NO_PMU:	o->no_pmu = 1; break;
 	case OPT_STACK_OFFSET:
@@ -295,7 +310,25 @@ static void parse(int argc, char **argv, struct options *o)
 		fprintf(stderr, "opsbench-run: unexpected argument '%s' (see --help)\n", argv[optind]);
 		exit(EXIT_USAGE);
 	}
+	/* The context: the scenario's, each flag over its half of it. */
+	o->context = o->scenario ? o->scenario->context : OB_CTX_BARE;
+	if (o->context_name || o->kernel) {
+		const char *name = o->context_name ? o->context_name : ob_context_name(o->context);
+		const char *kernel = o->kernel ? o->kernel :
+				     o->context_name ? NULL : ob_context_kernel(o->context);
+
+		o->context = ob_context_find(name, kernel);
+		if (o->context == OB_CTX_COUNT)
+			bad("kernel", kernel, "the bare lookup is Linux 6.12's alone; 6.1 goes with --context component");
+	}
 }
+
+/* One line on each context, for --list. */
+static const char *const context_summary[OB_CTX_COUNT] = {
+	[OB_CTX_BARE]		= "the dcache lookup alone: hash, chain walk, compare, revalidate",
+	[OB_CTX_COMPONENT_6_12]	= "a whole path component: may_lookup (inode_permission, generic_permission, make_vfsuid; LSM hook off), walk_component, lookup_fast, __d_lookup_rcu, step_into",
+	[OB_CTX_COMPONENT_6_1]	= "as 6.12, the LSM hook an indirect call (the BPF LSM's stub), the hash table's base and shift loaded from memory",
+};
 
 static void list(const struct ob_caches *c)
 {
@@ -306,16 +339,20 @@ static void list(const struct ob_caches *c)
 	for_each_strategy(s, i)
 		printf("%-14s %-13zu %s%s\n", s->name, s->object_size, s->summary,
 		       s->baseline ? " [baseline]" : s->custom_baseline ? " [baseline with custom ops]" : "");
-	printf("\n%-18s %-9s %-8s %-6s %-8s %-14s %s\n", "scenario", "dentries", "custom%", "depth",
+	printf("\n%-24s %-9s %-8s %-6s %-8s %-14s %s\n", "scenario", "dentries", "custom%", "depth",
 	       "order", "pollute_bytes", "what it shows");
 	for (const struct ob_scenario *sc = ob_scenarios; sc->name; sc++) {
 		struct workload_params p;
 		size_t pollute;
 
 		ob_scenario_params(sc, c, &p, &pollute);
-		printf("%-18s %-9zu %-8u %-6u %-8s %-14zu %s\n", sc->name, p.dentries, sc->custom_pct,
+		printf("%-24s %-9zu %-8u %-6u %-8s %-14zu %s\n", sc->name, p.dentries, sc->custom_pct,
 		       p.path_depth, lookup_order_name(p.order), pollute, sc->summary);
 	}
+	printf("\n%-10s %-7s %s\n", "context", "kernel", "what is around each lookup");
+	for (int k = 0; k < OB_CTX_COUNT; k++)
+		printf("%-10s %-7s %s\n", ob_context_name((enum ob_context)k),
+		       ob_context_kernel((enum ob_context)k), context_summary[k]);
 	printf("\nScenarios are sized by L1D %zu, L2 %zu, LLC %zu bytes (%s); other knobs: see --help.\n"
 	       "Programs read `opsbench-run --list --json`.\n",
 	       c->l1d, c->l2, c->llc, c->source);
@@ -384,12 +421,18 @@ static void list_json(const struct ob_caches *c)
 		       "\"order\":\"%s\",\"zipf\":%g,\"depth\":%u,\"cold\":%s,\"pollute_bytes\":%zu,"
 		       "\"pollute_buffer_bytes\":%zu,\"negative_share\":%g,\"case_share\":%g,"
 		       "\"stale_share\":%g,\"name_min\":%u,\"name_max\":%u,\"fanout\":%u,"
-		       "\"dir_share\":%g,\"seed\":%llu,\"paths\":%zu}",
+		       "\"dir_share\":%g,\"seed\":%llu,\"paths\":%zu,\"context\":\"%s\",\"kernel\":\"%s\"}",
 		       ob_size_class_name(sc->size), ob_size_class_bytes(sc->size, c), p.dentries,
 		       p.custom_share, lookup_order_name(p.order), p.zipf_s, p.path_depth,
 		       sc->cold ? "true" : "false", pollute, pollute,
 		       p.negative_share, p.case_share, p.stale_share, p.name_min, p.name_max, p.fanout,
-		       p.dir_share, (unsigned long long)p.seed, p.lookups);
+		       p.dir_share, (unsigned long long)p.seed, p.lookups, ob_context_name(sc->context),
+		       ob_context_kernel(sc->context));
+	}
+	printf("],\n\"contexts\":[");
+	for (int k = 0; k < OB_CTX_COUNT; k++) {
+		json_entry(!k, ob_context_name((enum ob_context)k), context_summary[k], NULL);
+		printf(",\"kernel\":\"%s\"}", ob_context_kernel((enum ob_context)k));
 	}
 	printf("],\n\"regulator_strategies\":[");
 	for (size_t k = 0; ob_reg_strategies[k]; k++) {
@@ -515,6 +558,7 @@ static int set_up(const struct options *o, const struct strategy *s, struct work
 		return err.code == -EINVAL ? EXIT_USAGE : 1;
 	}
 	run->mode = o->mode;
+	run->context = o->context;
 	if (o->pollute) {
 		run->pollute_bytes = o->pollute;
 		run->pollute_size = o->pollute;
@@ -578,6 +622,8 @@ static void print_line(const struct options *o, const struct outcome *r)
 
 	if (!r->emulated)
 		snprintf(timing, sizeof(timing), "in %.3f ms, %.2f ns/lookup", r->ns / 1e6, r->ns * per);
+	if (o->context != OB_CTX_BARE)
+		printf("[%s context, Linux %s] ", ob_context_name(o->context), ob_context_kernel(o->context));
 	printf("%s: %" PRIu64 " lookups %s; %zu dentries of %zu B, %.1f KiB in all; %zu/%zu of the list found",
 	       r->s->name, o->lookups, timing, r->wl->n_nodes, r->mem.object_size,
 	       r->mem.total / 1024.0, r->found, r->wl->n_lookups);
@@ -592,8 +638,10 @@ static void print_json(const struct options *o, const struct outcome *r)
 {
 	double per = o->lookups ? 1.0 / (double)o->lookups : 0.0;
 
-	printf("{\"strategy\":\"%s\",\"mode\":\"%s\",\"commit\":\"%s\",\"variant\":\"%s\","
-	       "\"lookups\":%" PRIu64 ",\"emulated\":%s,", r->s->name, ob_mode_name(o->mode), ob_build_commit,
+	printf("{\"strategy\":\"%s\",\"mode\":\"%s\",\"context\":\"%s\",\"kernel\":\"%s\","
+	       "\"commit\":\"%s\",\"variant\":\"%s\","
+	       "\"lookups\":%" PRIu64 ",\"emulated\":%s,", r->s->name, ob_mode_name(o->mode),
+	       ob_context_name(o->context), ob_context_kernel(o->context), ob_build_commit,
 	       ob_build_variant, o->lookups,
 	       r->emulated ? "true" : "false");
 	if (r->emulated)
@@ -645,7 +693,8 @@ int main(int argc, char **argv)
 		return ret;
 	/* Untimed: how many of the list's lookups find something. */
 	for (size_t i = 0; i < wl.n_lookups; i++)
-		r.found += r.s->lookup(tree, wl.lookups[i].start, workload_path(&wl, i)) != WL_NONE;
+		r.found += r.s->lookup_in(tree, o.context, wl.lookups[i].start,
+					  workload_path(&wl, i)) != WL_NONE;
 	if ((ret = time_lookups(&o, r.s, tree, &run, &m)))
 		return ret;
 	r.reading = m.reading;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "opsbench/strategy.h"
 #include "opsbench/sysinfo.h"
 #include "opsbench/workload.h"
 
@@ -45,6 +46,7 @@ struct ob_scenario {
 	enum lookup_order order;
 	unsigned int depth;		/* components per path */
 	bool cold;			/* ob_cold_pollute_bytes() touched before each lookup */
+	enum ob_context context;	/* what is around each lookup (0: bare) */
 };
 
 /* Every named scenario, in table order; the last entry has name NULL. */
