@@ -120,8 +120,8 @@ SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c bench/
 CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
-.PHONY: all build-all deps-build deps-disasm lib tests tools suite test test-unit test-asan deps-test deps-kcfi deps-bench bench bench-run \
-	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 \
+.PHONY: all build-all deps-build deps-disasm lib tests tools suite static-driver test test-unit test-asan deps-test deps-kcfi deps-bench bench bench-run \
+	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 deps-test-arm64 \
 	disasm report compare deps-report fuzz deps-fuzz clean help
 
 # ---- one build tree per (arch, compiler, variant) ----
@@ -175,6 +175,13 @@ $(1)/bin/%: $(1)/obj/bench/%.o $(1)/libopsbench.a
 	@$$(if $$(Q),echo "  LD      $$@")
 	$$(Q)$$(CC) $(2) $$^ -o $$@ -lm
 
+# The driver linked statically, from the same objects: what valgrind:arm64
+# runs under qemu-aarch64 (make cachesim ARCH=arm64; it stops on a dynamic one).
+$(1)/bin/opsbench-run-static: $(1)/obj/bench/opsbench-run.o $(1)/libopsbench.a
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CC) $(2) -static $$^ -o $$@ -lm
+
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
 
@@ -210,6 +217,9 @@ tests: $(TESTS) ## build the unit tests
 tools: $(TOOLS) ## build opsbench-run, the one-scenario driver
 
 suite: $(SUITE) ## build opsbench-suite, the Google Benchmark suite
+
+# The driver linked statically (make cachesim ARCH=arm64, make test-arm64).
+static-driver: $(BUILD)/bin/opsbench-run-static
 
 # Profile of `make bench`: quick (default) or full; FILTER=regex narrows it.
 PROFILE		?= quick
@@ -252,16 +262,36 @@ repro: deps-bench ## run the L1 and L2 lookup scenarios in two separate runs; pr
 
 # Where cachesim, perf and hyperfine write: RUN=folder, else the newest run.
 RUN		?=
-# Cache geometry of make cachesim: host (sysfs, else CPUID), zen4 or neoverse-n1.
-GEOMETRY	?= host
+# Cache geometry of make cachesim: host (sysfs, else CPUID), zen4, neoverse-n1
+# or neoverse-v2; ARCH=arm64: neoverse-n1 unless given.
+GEOMETRY	?= $(if $(filter arm64,$(ARCH)),neoverse-n1,host)
 
 deps-cachesim:
-	@scripts/deps.sh build cachesim
+	@scripts/deps.sh build cachesim $(if $(filter arm64,$(ARCH)),$(if $(CROSS),arm64) valgrind-arm64)
 
-cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per lookup, every strategy (GEOMETRY=host|zen4|neoverse-n1, RUN=folder)
+ifeq ($(ARCH),arm64)
+# arm64: the plain and bti-pac builds' static drivers, each under valgrind
+# (emulated on another host: lib/valgrind.py), rows added to cachesim.csv.
+# 2000 lookups a run, not 20000: under qemu the cold scenarios' pollution
+# would take hours (docs/method.md#counters).
+CACHESIM_ARM64	:= build/arm64-$(subst $(CROSS),,$(CCNAME))
+cachesim: deps-cachesim
+	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=plain static-driver
+	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=bti-pac static-driver
+	@for d in $(CACHESIM_ARM64) $(CACHESIM_ARM64)-bti-pac; do \
+		python3 scripts/cachesim.py --check --driver=$$d/bin/opsbench-run-static --geometry="$$GEOMETRY" || exit; \
+	done
+	@dir=$$(COMMAND='make cachesim ARCH=arm64' scripts/results-dir.sh) && \
+	 python3 scripts/cachesim.py --driver=$(CACHESIM_ARM64)/bin/opsbench-run-static --out="$$dir" \
+		--geometry="$$GEOMETRY" --lookups=2000 --keep-open && \
+	 exec python3 scripts/cachesim.py --driver=$(CACHESIM_ARM64)-bti-pac/bin/opsbench-run-static --out="$$dir" \
+		--geometry="$$GEOMETRY" --lookups=2000
+else
+cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per lookup, every strategy (GEOMETRY=host|zen4|neoverse-n1|neoverse-v2, RUN=folder; ARCH=arm64: plain and bti-pac, emulated on x86-64)
 	@python3 scripts/cachesim.py --check --driver=$(BUILD)/bin/opsbench-run --geometry="$$GEOMETRY"
 	@dir=$$(COMMAND='make cachesim' scripts/results-dir.sh) && \
 	 exec python3 scripts/cachesim.py --driver=$(BUILD)/bin/opsbench-run --out="$$dir" --geometry="$$GEOMETRY"
+endif
 
 deps-perf:
 	@scripts/deps.sh build perf
@@ -287,11 +317,18 @@ ARM64_BUILD	:= build/arm64-gcc
 deps-arm64:
 	@scripts/deps.sh arm64
 
-test-arm64: deps-arm64 ## cross-build for arm64 (plain and bti-pac) and run every unit test under qemu-aarch64 -cpu max
-	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=plain build-all
-	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD) VARIANT=plain scripts/test-arm64.sh
-	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=bti-pac build-all
-	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD)-bti-pac VARIANT=bti-pac scripts/test-arm64.sh
+# (and a short arm64 cachesim of each, against the host's x86-64 driver)
+X86_RUN		:= $(if $(filter x86_64,$(HOST_ARCH)),build/x86_64-gcc/bin/opsbench-run)
+
+deps-test-arm64:
+	@scripts/deps.sh build arm64 cachesim valgrind-arm64
+
+test-arm64: deps-test-arm64 ## cross-build for arm64 (plain and bti-pac) and run every unit test under qemu-aarch64 -cpu max, and a short arm64 cachesim
+	$(if $(X86_RUN),@$(MAKE) --no-print-directory ARCH=x86_64 VARIANT=plain CC=gcc $(X86_RUN))
+	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=plain build-all static-driver
+	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD) VARIANT=plain X86_RUN=$(X86_RUN) scripts/test-arm64.sh
+	@$(MAKE) --no-print-directory ARCH=arm64 VARIANT=bti-pac build-all static-driver
+	@QEMU='$(QEMU)' QEMU_LD_PREFIX=$(QEMU_LD_PREFIX) BUILD=$(ARM64_BUILD)-bti-pac VARIANT=bti-pac X86_RUN=$(X86_RUN) scripts/test-arm64.sh
 
 # ---- make disasm: each strategy's dispatch sites under every variant of
 # each architecture, from objects built with OB_DISASM_SITES and the same

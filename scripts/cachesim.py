@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cachesim.py - deterministic cache misses per lookup, under valgrind.
 
-    cachesim.py --driver BIN --out DIR [--geometry host|zen4|neoverse-n1]
+    cachesim.py --driver BIN --out DIR [--geometry host|zen4|neoverse-n1|neoverse-v2]
                 [--lookups N] [--scenarios all|tiny|NAME,...] [--strategies a,b]
 
 Runs opsbench-run once per (named scenario, strategy) under callgrind's
@@ -10,7 +10,10 @@ cache simulator with an explicit geometry, counting only the timed lookups
 accesses still go through the simulated caches), with ASLR off so that
 every count repeats.  The scenarios are the driver's (`opsbench-run --list
 --json`), sized by the simulated caches: the suite's own definitions.
-What is counted and why: docs/method.md#counters.
+What is counted and why: docs/method.md#counters.  An arm64 driver on an
+x86-64 host runs under Debian's valgrind:arm64 in qemu-aarch64
+(lib/valgrind.py); its rows join the folder's others in cachesim.csv
+(lib/simrows.py).
 
 Writes DIR/cachesim.csv and DIR/cachesim.md (temporary names, then renamed).
 """
@@ -24,19 +27,23 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import hostcaches, plumbing, provenance, registry, runfolder  # noqa: E402
+from lib import hostcaches, plumbing, provenance, registry, runfolder, simrows, valgrind  # noqa: E402
 from lib.plumbing import write_atomic, finish_run  # noqa: E402
 import tempfile
 
 # Named geometries: (size, associativity, line) for I1, D1 and LL.  The LL of
 # valgrind's model is the last level; for Neoverse N1 that is taken as the
 # core's private 1 MiB L2, since its system-level cache depends on the SoC.
+# Neoverse V2 (Arm's Neoverse V2 Core Technical Reference Manual, document
+# 102375: 64 KiB 4-way L1I and L1D, a private 8-way L2 of 1 or 2 MiB): the
+# 1 MiB L2 of NVIDIA Grace, its first implementation (Hot Chips 2023).
 GEOMETRIES = {
     "zen4": {"I1": (32768, 8, 64), "D1": (32768, 8, 64), "LL": (33554432, 16, 64)},
     "neoverse-n1": {"I1": (65536, 4, 64), "D1": (65536, 4, 64), "LL": (1048576, 8, 64)},
+    "neoverse-v2": {"I1": (65536, 4, 64), "D1": (65536, 4, 64), "LL": (1048576, 8, 64)},
 }
 # The L2 each geometry sizes "L2" scenarios by (valgrind simulates no L2).
-GEOMETRY_L2 = {"zen4": 1048576, "neoverse-n1": 1048576}
+GEOMETRY_L2 = {"zen4": 1048576, "neoverse-n1": 1048576, "neoverse-v2": 1048576}
 
 class CachesimError(Exception):
     """code 2: bad input (folder, strategy, missing tool); 1: a run that failed."""
@@ -97,22 +104,29 @@ def parse_callgrind(path):
     return dict(zip(events, totals + [0] * (len(events) - len(totals))))
 
 
-def run_one(driver, geometry, flags, lookups, workdir):
+def run_one(vg, driver, geometry, flags, lookups, workdir):
     out_file = os.path.join(workdir, "callgrind.out")
     # An empty environment: its size moves the stack, and with it which cache
     # sets the stack's lines fall in; the caller's environment must not.
-    cmd = ["env", "-i", shutil.which("setarch"), platform.machine(), "-R",
-           shutil.which("valgrind"), "--tool=callgrind", "--cache-sim=yes",
+    # (vg.env is valgrind's own, for the emulated one.)  Every instruction's
+    # own costs (--dump-instr) for counting the calls among them.
+    cmd = ["env", "-i"] + [f"{k}={v}" for k, v in vg.env.items()] + [
+           shutil.which("setarch"), platform.machine(), "-R"] + vg.prefix + ["--cache-sim=yes",
            "--branch-sim=yes", "--collect-atstart=no", "--toggle-collect=ob_measured_lookups",
-           "--toggle-collect=ob_pollute", f"--callgrind-out-file={out_file}"]
+           "--toggle-collect=ob_pollute", "--dump-instr=yes", "--compress-strings=no",
+           "--compress-pos=no", f"--callgrind-out-file={out_file}"]
     for level in ("I1", "D1", "LL"):
         cmd.append(f"--{level}=" + ",".join(str(x) for x in geometry[level]))
-    cmd += [driver, "--no-pmu", "--lookups", str(lookups)] + flags
+    cmd += [vg.program(driver), "--no-pmu", "--lookups", str(lookups)] + flags
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode:
         raise CachesimError("valgrind failed (%d): %s\n%s" % (res.returncode, " ".join(cmd),
                                                             res.stderr.strip()[-2000:]), code=1)
     counts = parse_callgrind(out_file)
+    try:
+        counts["calls"] = valgrind.calls_executed(out_file, vg.arch)
+    except valgrind.ValgrindError as e:
+        raise CachesimError(str(e)) from None
     os.unlink(out_file)
     return counts
 
@@ -129,9 +143,18 @@ def main():
     ap.add_argument("--scenarios", default="all",
                     help="all (every named scenario but the tiny one), tiny, or names, comma-separated")
     ap.add_argument("--strategies", default="", help="comma-separated; default: all")
+    ap.add_argument("--keep-open", action="store_true",
+                    help="leave a new folder marked incomplete: another build's cachesim follows")
     args = ap.parse_args()
     global CACHES
-    CACHES = hostcaches.machine_caches(args.driver if os.access(args.driver, os.X_OK) else None)
+    try:
+        arch = valgrind.elf_arch(args.driver) if os.path.isfile(args.driver) else valgrind.HOST_ARCH
+    except valgrind.ValgrindError as e:
+        print(f"cachesim: --driver {e}", file=sys.stderr)
+        sys.exit(2)
+    wrap_dir = tempfile.TemporaryDirectory()
+    run = arm64_wrapper(args.driver, wrap_dir.name) if arch != valgrind.HOST_ARCH else args.driver
+    CACHES = hostcaches.machine_caches(run if os.access(args.driver, os.X_OK) else None)
 
     try:
         if not args.out and not args.check:
@@ -150,16 +173,22 @@ def main():
                 runfolder.check_run(args.out, writes=True, tool_folder=True)
             except runfolder.InputError as e:
                 raise CachesimError(f"--out {e}") from None
-        for tool in ("valgrind", "setarch"):
-            if not shutil.which(tool):
-                raise CachesimError(f"{tool} not found: `make cachesim` installs valgrind with apt-get; "
-                                    "install it by hand if that failed")
+        if not shutil.which("setarch"):
+            raise CachesimError("setarch not found: `make cachesim` installs util-linux with apt-get; "
+                                "install it by hand if that failed")
+        try:
+            vg = valgrind.Valgrind(arch)
+        except valgrind.ValgrindError as e:
+            raise CachesimError(str(e)) from None
+        if vg.emulated and not valgrind.elf_static(args.driver):
+            raise CachesimError(f"--driver {args.driver}: emulated runs need a static driver "
+                                "(valgrind:arm64 under qemu stops on a dynamic one): opsbench-run-static")
         geometry = host_geometry() if args.geometry == "host" else GEOMETRIES[args.geometry]
         l2 = (sysfs_cache(2, ("Unified", "Data")) or geometry["LL"])[0] if args.geometry == "host" \
             else GEOMETRY_L2[args.geometry]
         caches = f"{geometry['D1'][0]},{l2},{geometry['LL'][0]}"
         try:
-            reg = registry.load(args.driver, caches)
+            reg = registry.load(run, caches)
         except registry.RegistryError as e:
             raise CachesimError(str(e)) from None
         wanted = {s for s in args.strategies.split(",") if s}
@@ -177,6 +206,7 @@ def main():
                 raise CachesimError(f"--scenarios: {e}") from None
         if args.check:
             return
+        print(vg.said, file=sys.stderr)
 
         runs = [(sc, s["name"]) for sc in scenarios for s in registry.runnable(reg, sc)
                 if not wanted or s["name"] in wanted]
@@ -185,7 +215,7 @@ def main():
             for k, (sc, strat) in enumerate(runs, 1):
                 name = sc["name"]
                 print(f"cachesim: [{k}/{len(runs)}] {name} {strat}", file=sys.stderr)
-                c = run_one(args.driver, geometry, ["--scenario", name, "--caches", caches,
+                c = run_one(vg, args.driver, geometry, ["--scenario", name, "--caches", caches,
                                                     "--strategy", strat], args.lookups, work)
                 n = args.lookups
                 rows.append({
@@ -205,6 +235,8 @@ def main():
                     "cond_mispredicts_per_lookup": c.get("Bcm", 0) / n,
                     "indirect_branches_per_lookup": c.get("Bi", 0) / n,
                     "indirect_mispredicts_per_lookup": c.get("Bim", 0) / n,
+                    # call instructions executed (call; bl, blr, blraa...)
+                    "calls_per_lookup": c.get("calls", 0) / n,
                 })
     except CachesimError as e:
         print(f"cachesim: {e}", file=sys.stderr)
@@ -212,17 +244,36 @@ def main():
 
     geo = "; ".join(f"{lvl} {s} B, {w}-way, {l} B lines" for lvl, (s, w, l) in geometry.items())
     commit = reg.get("commit", "unknown")
+    variant = reg.get("variant") or "plain"
+    new = [{**{k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()},
+            "geometry": f"{args.geometry}: {geo}", "build": f"{commit} ({arch} {variant})",
+            "arch": arch, "variant": variant} for r in rows]
+    # The folder's rows of other builds stay (lib/simrows.py).
+    csv_path = os.path.join(args.out, "cachesim.csv")
+    try:
+        old = list(csv.DictReader(io.StringIO(plumbing.read_text_file(csv_path), newline="")))
+    except FileNotFoundError:
+        old = []
+    except (plumbing.ReadError, csv.Error) as e:
+        print(f"cachesim: {csv_path}: unreadable ({e}); cannot keep its other rows", file=sys.stderr)
+        sys.exit(2)
+    try:
+        folder_arch = valgrind.norm_arch(plumbing.read_json_file(os.path.join(args.out, "meta.json"))
+                                         .get("arch") or valgrind.HOST_ARCH)
+    except (OSError, plumbing.ReadError, AttributeError):
+        folder_arch = valgrind.HOST_ARCH
+    merged = simrows.merge(old, new, folder_arch)
+    fields = list(dict.fromkeys(k for r in new + merged for k in r if k is not None))
     buf = io.StringIO()
-    fields = list(rows[0].keys()) if rows else ["scenario", "strategy"]
-    w = csv.DictWriter(buf, fieldnames=fields + ["geometry", "build"], lineterminator="\n")
+    w = csv.DictWriter(buf, fieldnames=fields, restval="", extrasaction="ignore", lineterminator="\n")
     w.writeheader()
-    for r in rows:
-        w.writerow({**{k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()},
-                    "geometry": f"{args.geometry}: {geo}", "build": f"{commit} ({reg.get('variant')})"})
-    write_atomic(os.path.join(args.out, "cachesim.csv"), buf.getvalue(), args.out)
+    w.writerows(merged)
+    write_atomic(csv_path, buf.getvalue(), args.out)
+    # cachesim.md: the host's plain build, as ever; another build its own file.
+    md_name = "cachesim.md" if (arch, variant) == (valgrind.HOST_ARCH, "plain") else f"cachesim-{arch}-{variant}.md"
 
-    md = [f"## Simulated cache behaviour (callgrind)\n",
-          f"Made by the driver built at commit `{commit}`. "
+    md = [f"## Simulated cache behaviour (callgrind, {arch} {variant})\n",
+          f"{vg.said[len('cachesim: '):]}. Made by the driver built at commit `{commit}`. "
           f"Geometry `{args.geometry}`: {geo}. {args.lookups} lookups per run; only the lookups are "
           f"counted (the pollution's own accesses are simulated but not counted). Exact and "
           f"repeatable: the same binary gives the same numbers on every run. With pollution the "
@@ -238,19 +289,32 @@ def main():
         md.append(f"### {sc['name']}: {sc['summary']} ({sc['dentries']} dentries, "
                   f"{sc['pollute_bytes']} bytes polluted per lookup)\n")
         md.append("| strategy | instructions/lookup | D1 misses/lookup | D1 read misses/lookup | LL misses/lookup | "
-                  "data reads/lookup | indirect branches/lookup | mispredicts/lookup (simulated) |")
-        md.append("|---|---|---|---|---|---|---|---|")
+                  "data reads/lookup | indirect branches/lookup | mispredicts/lookup (simulated) | calls/lookup |")
+        md.append("|---|---|---|---|---|---|---|---|---|")
         for r in sel:
             md.append(f"| {r['strategy']} | {r['instructions_per_lookup']:.1f} | {r['D1_misses_per_lookup']:.3f} | "
                       f"{r['D1_read_misses_per_lookup']:.3f} | {r['LL_misses_per_lookup']:.3f} | "
                       f"{r['data_reads_per_lookup']:.1f} | {r['indirect_branches_per_lookup']:.2f} | "
-                      f"{r['cond_mispredicts_per_lookup'] + r['indirect_mispredicts_per_lookup']:.3f} |")
+                      f"{r['cond_mispredicts_per_lookup'] + r['indirect_mispredicts_per_lookup']:.3f} | "
+                      f"{r['calls_per_lookup']:.2f} |")
         md.append("")
-    write_atomic(os.path.join(args.out, "cachesim.md"), "\n".join(md) + "\n", args.out)
+    write_atomic(os.path.join(args.out, md_name), "\n".join(md) + "\n", args.out)
     print("\n".join(md))
-    provenance.record(args.out, ["cachesim.csv", "cachesim.md"], reg.get("commit", "unknown"),
+    provenance.record(args.out, ["cachesim.csv", md_name], reg.get("commit", "unknown"),
                       reg.get("variant", "plain"), "make cachesim")
-    finish_run(args.out)
+    if not args.keep_open:
+        finish_run(args.out)
+
+
+def arm64_wrapper(driver, folder):
+    """A script in @folder that runs @driver under qemu-aarch64 (no
+    binfmt_misc here), for what asks the driver itself: its registry."""
+    path = os.path.join(folder, "opsbench-run")
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\nexec qemu-aarch64 "$OB_DRIVER" "$@"\n')
+    os.chmod(path, 0o755)
+    os.environ["OB_DRIVER"] = os.path.abspath(driver)
+    return path
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 # deps.sh - install what a make target needs and is missing (Debian/Ubuntu).
 #
 #   scripts/deps.sh GROUP...     groups: build test clang kcfi bench cachesim perf hyperfine arm64 report
+#                                valgrind-arm64
 #   scripts/deps.sh --packages GROUP...   print the packages of the groups, one a line (tests)
 #
 # Prints each package it installs and why; prints nothing when all is there.
@@ -36,6 +37,41 @@ declare -A why=(
 	[file]="file, which checks the arm64 test binaries' architecture (make test-arm64)"
 )
 
+# valgrind-arm64 on a host of another architecture: Debian's valgrind:arm64
+# unpacked under build/ (installing it would replace the host's valgrind),
+# its tool run under qemu-aarch64 by make cachesim ARCH=arm64
+# (scripts/lib/valgrind.py).  Its version goes to VERSION beside it.
+vg_arm64=build/valgrind-arm64
+unpack_vg_arm64=0
+unpack_valgrind_arm64() {
+	local root dir tmp deb as_root=()
+	root=$(cd "$(dirname "$0")/.." && pwd)
+	dir=$root/$vg_arm64
+	[[ -x $dir/usr/libexec/valgrind/callgrind-arm64-linux && -s $dir/VERSION ]] && return 0
+	echo "opsbench: unpacking valgrind:arm64 into $vg_arm64 (not installed: make cachesim ARCH=arm64 runs it under qemu-aarch64)"
+	[[ $(id -u) == 0 ]] || as_root=(sudo)
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		echo "opsbench: adding the arm64 architecture to dpkg (dpkg --add-architecture arm64)"
+		"${as_root[@]}" dpkg --add-architecture arm64
+		"${as_root[@]}" apt-get update -qq
+	fi
+	apt-cache show valgrind:arm64 >/dev/null 2>&1 || "${as_root[@]}" apt-get update -qq
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+	(cd "$tmp" && apt-get download -qq $([[ $(id -u) == 0 ]] && echo -o APT::Sandbox::User=root) valgrind:arm64) || {
+		echo "opsbench: apt-get download valgrind:arm64 failed" >&2
+		exit 1
+	}
+	deb=$(echo "$tmp"/valgrind_*_arm64.deb)
+	rm -rf "$dir.part"
+	mkdir -p "$dir.part"
+	dpkg-deb -x "$deb" "$dir.part"
+	dpkg-deb -f "$deb" Version >"$dir.part/VERSION"
+	rm -rf "$dir"
+	mv "$dir.part" "$dir"
+}
+
 list_only=0
 if [[ ${1:-} == --packages ]]; then
 	list_only=1
@@ -55,7 +91,14 @@ for group in "$@"; do
 	report)	pkgs+=(gnuplot-nox python3 gcc libbenchmark-tools python3-scipy) ;;
 	arm64)	pkgs+=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user
 		       libcmocka-dev:arm64 libbenchmark-dev:arm64 file) ;;
-	*)	echo "deps.sh: unknown group '$group' (build test clang kcfi bench cachesim perf hyperfine arm64 report)" >&2; exit 2 ;;
+	valgrind-arm64)
+		if [[ $(uname -m) == aarch64 ]]; then
+			pkgs+=(valgrind util-linux python3)
+		else
+			pkgs+=(qemu-user util-linux python3 binutils-aarch64-linux-gnu)
+			unpack_vg_arm64=1
+		fi ;;
+	*)	echo "deps.sh: unknown group '$group' (build test clang kcfi bench cachesim perf hyperfine arm64 report valgrind-arm64)" >&2; exit 2 ;;
 	esac
 done
 
@@ -74,7 +117,10 @@ for p in "${pkgs[@]}"; do
 done
 # Remove duplicates while keeping order.
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')
-((${#missing[@]})) || exit 0
+if ! ((${#missing[@]})); then
+	((unpack_vg_arm64 == 0)) || unpack_valgrind_arm64
+	exit 0
+fi
 
 if ! command -v apt-get >/dev/null; then
 	echo "opsbench: missing ${missing[*]}, and this is not a Debian/Ubuntu system: install them by hand" >&2
@@ -101,3 +147,4 @@ if printf '%s\n' "${missing[@]}" | grep -q ':arm64$' &&
 fi
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+((unpack_vg_arm64 == 0)) || unpack_valgrind_arm64

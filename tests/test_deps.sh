@@ -22,9 +22,10 @@ trap 'rm -rf "$tmp"' EXIT
 table=$(cat <<'TABLE'
 all|gcc g++
 all ARCH=arm64|aarch64-linux-gnu-gcc aarch64-linux-gnu-g++
-test-arm64|aarch64-linux-gnu-gcc qemu-aarch64
+test-arm64|aarch64-linux-gnu-gcc qemu-aarch64 valgrind
 disasm|gcc objdump aarch64-linux-gnu-gcc aarch64-linux-gnu-objdump
 cachesim|gcc valgrind setarch
+cachesim ARCH=arm64|aarch64-linux-gnu-gcc qemu-aarch64 setarch aarch64-linux-gnu-objdump
 perf|gcc perf
 hyperfine|gcc hyperfine
 report|gcc gnuplot

@@ -9,7 +9,7 @@ import math
 import os
 import subprocess
 
-from . import benchmarks, plumbing, regulator_report
+from . import benchmarks, plumbing, regulator_report, simrows
 
 
 class InputError(Exception):
@@ -239,6 +239,7 @@ def load_run(d, writes=True):
         results, skipped = benchmarks.load_gb(d)
     except benchmarks.ResultsError as e:
         raise InputError(str(e)) from None
+    cs_all = read_csv(os.path.join(d, "cachesim.csv"), CACHESIM_COLUMNS)
     registry = read_registry(os.path.join(d, "registry.json"), results)
     disasm = check_disasm(os.path.join(d, "disasm.json"), read_json(os.path.join(d, "disasm.json"), required=False))
     object_size = {}
@@ -251,7 +252,10 @@ def load_run(d, writes=True):
         "results": results,
         "skipped": skipped,
         "meta": meta,
-        "cachesim": read_csv(os.path.join(d, "cachesim.csv"), CACHESIM_COLUMNS),
+        # The rows of this folder's own ISA and plain build, which its timings
+        # pair with; every ISA's and build's: "cachesim_all" (lib/simrows.py).
+        "cachesim": simrows.select(cs_all, meta.get("arch") or "x86_64", "plain", meta.get("arch") or "x86_64"),
+        "cachesim_all": cs_all,
         "disasm": disasm,
         "registry": registry,
         "object_size": object_size,
