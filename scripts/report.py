@@ -20,7 +20,7 @@ from lib import benchmarks, claims, costmodel, plots, provenance, regulator_repo
 from lib.plumbing import run_main, write_atomic  # noqa: E402
 from lib.runfolder import InputError, baseline_of, load_run  # noqa: E402
 from lib.sections import (calibration_section, dispatch_section, lookup_section,  # noqa: E402
-                          machine_section, variants_section)
+                          isa_section, machine_section, variants_section)
 
 
 def main():
@@ -44,6 +44,9 @@ def main():
             if view:
                 by_variant[v] = claims.evaluate(view)
         lookups = lookup_section(data)
+        # The claims resting on simulated counts, on arm64's machine code too.
+        arm = claims.isa_view(data, "arm64") if data["meta"].get("arch") not in ("arm64", "aarch64") else None
+        by_isa = {fn.__name__: fn(arm) for fn in claims.ISA_CLAIMS} if arm else {}
     except (InputError, benchmarks.ResultsError, plots.PlotError) as e:
         print(f"report: {e}", file=sys.stderr)
         sys.exit(2)
@@ -74,6 +77,11 @@ def main():
     for i, c in enumerate(verdicts, 1):
         parts.append(f"### {i}. {c['claim']}\n\n*Test:* {c['test']}.\n\n" +
                      "".join(f"- {n}\n" for n in c["numbers"]) + f"\n**Verdict: {c['verdict']}.**\n")
+        isa = by_isa.get(claims.ALL[i - 1].__name__)
+        if isa:
+            c["arm64"] = isa
+            parts.append(f"**On arm64 (simulated, plain build):** {isa['verdict']}.\n\n" +
+                         "".join(f"- arm64: {n}\n" for n in isa["numbers"]))
         same = [v for v, vv in by_variant.items() if vv[i - 1]["verdict"] == c["verdict"]]
         untested = [v for v, vv in by_variant.items() if vv[i - 1]["verdict"].startswith("not tested")]
         if same:
@@ -95,6 +103,7 @@ def main():
         for name, why in skipped_plots.items():
             parts.append(f"- plot `{name}` not drawn: {why}\n")
     parts.append(lookups)
+    parts.append(isa_section(data))
     parts.append(variants_section(data["results"]))
     parts.append(costmodel.section(data, baseline_of, benchmarks.lookup_scenarios(data["results"])))
     parts.append(dispatch_section(data["results"]))

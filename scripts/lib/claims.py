@@ -156,14 +156,22 @@ def default_ops(d):
            "test": "instructions at the hash-op call site (make disasm, x86-64) and instructions "
                    "executed per lookup, all defaults, warm caches (make cachesim)",
            "numbers": []}
-    try:
-        s_def, s_nul = (dis[s]["site_d_hash"]["x86_64-plain"] for s in ("default_ops", "null_tested"))
-    except (KeyError, TypeError):
-        out["verdict"] = "not tested: needs make disasm"
-        return out
-    out["numbers"].append(f"hash-op call site: default_ops {s_def} instructions, null_tested {s_nul}")
     i_def = _sim(cs, "L1-0pct-warm", "default_ops", "instructions_per_lookup")
     i_nul = _sim(cs, "L1-0pct-warm", "null_tested", "instructions_per_lookup")
+    try:
+        s_def, s_nul = (dis[s]["site_d_hash"][f"{d.get('isa', 'x86_64')}-plain"]
+                        for s in ("default_ops", "null_tested"))
+    except (KeyError, TypeError):
+        if not d.get("isa") or i_def is None or i_nul is None:
+            out["verdict"] = "not tested: needs make disasm"
+            return out
+        # Another ISA's view (isa_view()) without its disassembly: executed instructions alone.
+        out["numbers"].append(f"executed per lookup (simulated): default_ops {i_def:.1f}, null_tested {i_nul:.1f}")
+        out["verdict"] = ("supported in executed instructions (call sites not disassembled)"
+                          if i_def <= i_nul + SIM_EPS else "not supported in executed instructions: a lookup "
+                          f"executes {i_def - i_nul:.1f} more, since every default is a real call")
+        return out
+    out["numbers"].append(f"hash-op call site: default_ops {s_def} instructions, null_tested {s_nul}")
     smaller = s_def < s_nul
     if i_def is None or i_nul is None:
         out["verdict"] = "supported (call sites)" if smaller else "not supported"
@@ -334,6 +342,8 @@ def hoisted_compare(d):
 
 
 ALL = [null_test, default_ops, flag_bits, vtable_vs_embedded, parent_object, hoisted_compare]
+# The claims that rest on simulated counts alone, judged on arm64 too (isa_view()).
+ISA_CLAIMS = [default_ops, flag_bits]
 
 
 def evaluate(d):
@@ -351,3 +361,15 @@ def variant_view(d, variant):
         return None
     calib = {n: e for n, e in d["results"].items() if n.startswith("calib/")}
     return {**d, "results": {**calib, **res}}
+
+
+def isa_view(d, arch):
+    """@d as the claims see @arch's machine code: the simulated counts of
+    its plain build (cachesim.csv's @arch rows), its disassembly column,
+    and no timings (they are the host's).  None when there are no such rows."""
+    from . import simrows
+    own = (d.get("meta") or {}).get("arch") or "x86_64"
+    rows = simrows.select(d.get("cachesim_all") or [], arch, "plain", own)
+    if not rows:
+        return None
+    return {**d, "cachesim": rows, "results": {}, "isa": arch}

@@ -275,3 +275,59 @@ def calibration_section(res, meta):
             rows.append([f"{b >> 10} KiB", lvl, fmt(st["median"]), f"{st['cv'] * 100:.1f}%"])
         out.append("\n" + table(["working set", f"fits in ({plots.cache_from(meta)})", "ns per load", "CV"], rows))
     return "## Calibration\n\n" + "\n".join(out) + "\n" if out else ""
+
+
+def isa_section(data):
+    """The two instruction sets side by side, from cachesim.csv's rows of the
+    x86-64 and arm64 plain builds (make cachesim, make cachesim ARCH=arm64),
+    and what arm64's BTI and PAC (the bti-pac build) add per lookup."""
+    from . import simrows
+    rows = data.get("cachesim_all") or []
+    own = (data.get("meta") or {}).get("arch") or "x86_64"
+    by = {b: {(r["scenario"], r["strategy"]): r for r in simrows.select(rows, b[0], b[1], own)}
+          for b in (("x86_64", "plain"), ("arm64", "plain"), ("arm64", "bti-pac"))}
+    x86, arm, bti = by[("x86_64", "plain")], by[("arm64", "plain")], by[("arm64", "bti-pac")]
+    if not arm:
+        return ""
+
+    def num(r, *keys):
+        try:
+            return sum(float(r[k]) for k in keys)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def pair(a, b, keys, f="{:.1f}"):
+        va, vb = (num(r, *keys) if r else None for r in (a, b))
+        return " / ".join("-" if v is None else f.format(v) for v in (va, vb))
+
+    def delta(a, b, keys, f="{:+.1f}"):
+        va, vb = (num(r, *keys) if r else None for r in (a, b))
+        return "-" if None in (va, vb) else f.format(vb - va)
+
+    geos = {n: sorted({r.get("geometry", "").split(":")[0] for r in b.values()})
+            for n, b in (("x86-64", x86), ("arm64", arm))}
+    out = ["## x86-64 and arm64, simulated (make cachesim, make cachesim ARCH=arm64)\n",
+           "Each cell is x86-64 / arm64, per lookup, plain builds: callgrind's exact counts of each ISA's "
+           "own machine code (arm64 under Debian's valgrind:arm64, emulated where the host is not arm64; "
+           "docs/method.md#counters). Branches are conditional plus indirect; calls are call instructions "
+           "executed (`call`; `bl`, `blr`). The last columns are what the bti-pac build (BTI landing pads, "
+           "PAC signing and authentication of return addresses) adds to arm64's plain build. Geometries: "
+           + "; ".join(f"{n} {', '.join(g) or 'none'}" for n, g in geos.items()) +
+           (" (the same: misses compare directly)." if geos["x86-64"] == geos["arm64"] else
+            " (not the same: compare the misses only within an ISA, or run both with one GEOMETRY).") + "\n"]
+    for sc in dict.fromkeys(k[0] for k in arm):
+        body = []
+        for (s_, st), a in arm.items():
+            if s_ != sc:
+                continue
+            x, b = x86.get((sc, st)), bti.get((sc, st))
+            body.append([st, pair(x, a, ["instructions_per_lookup"]), pair(x, a, ["data_reads_per_lookup"]),
+                         pair(x, a, ["D1_misses_per_lookup"], "{:.3f}"),
+                         pair(x, a, ["cond_branches_per_lookup", "indirect_branches_per_lookup"]),
+                         pair(x, a, ["calls_per_lookup"], "{:.2f}"),
+                         delta(a, b, ["instructions_per_lookup"]), delta(a, b, ["data_reads_per_lookup"]),
+                         delta(a, b, ["D1_misses_per_lookup"], "{:+.3f}")])
+        out.append(f"### {sc}\n\n" + table(
+            ["strategy", "instructions", "data reads", "D1 misses", "branches", "calls",
+             "bti-pac adds: instructions", "data reads", "D1 misses"], body) + "\n")
+    return "\n".join(out)
