@@ -603,6 +603,12 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 					optarg);
 				return EXIT_USAGE;
 			}
+			/* The suite times the bare lookup only, so far. */
+			if (cfg->scenario->context != OB_CTX_BARE) {
+				fprintf(stderr, "opsbench-suite: --scenario '%s': the suite runs the bare context only; run the component context with opsbench-run\n",
+					optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'f': a->spec = optarg; break;
 		case 'G': a->list_groups = true; break;
