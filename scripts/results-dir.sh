@@ -30,8 +30,8 @@ if [[ -n ${RUN:-} ]]; then
 	exit 0
 fi
 # The newest run by the UTC date in its meta.json (not by its name, local
-# time), skipping incomplete and committed runs (--existing: runs with samples).
-if newest=$("$py" scripts/runs.py newest ${1:+"$1"} results); then
+# time), skipping incomplete and committed runs.
+if newest=$("$py" scripts/runs.py newest results); then
 	echo "$newest"
 	exit 0
 fi

@@ -148,6 +148,23 @@ suite=$tmp/slow-suite
 unless_ignored make_interrupt TERM "a process slow to stop"
 suite=$real_suite
 
+# A Python tool whose make was stopped stops too and writes nothing more
+# (compare_runs.py went on and wrote its file 8 s after SIGTERM to make).
+/usr/bin/python3 tests/make_fixture.py big 300000 "$tmp/cmpA"
+/usr/bin/python3 tests/make_fixture.py big 300000 "$tmp/cmpB"
+make --no-print-directory compare A="$tmp/cmpA" B="$tmp/cmpB" >"$tmp/cmplog" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+sleep 10
+if [[ -z $(ls "$tmp/cmpB" | grep compare-vs) ]] && ! pgrep -f "compare_runs.py -- $tmp/cmpA" >/dev/null; then
+	ok "SIGTERM to make compare: compare_runs.py stopped and wrote nothing ($(tail -n 1 "$tmp/cmplog"))"
+else
+	bad "SIGTERM to make compare: $(ls "$tmp/cmpB" | grep compare-vs) $(pgrep -af compare_runs.py | head -n 1)"
+	kill $(pgrep -f "compare_runs.py -- $tmp/cmpA") 2>/dev/null
+fi
+
 after=$(cd "$tmp/results/earlier-run" && sha256sum ./* | sha256sum)
 if [[ $before == "$after" && $(ls "$tmp/results/earlier-run" | wc -l) == 4 ]]; then
 	ok "the earlier run is untouched"

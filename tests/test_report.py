@@ -566,6 +566,93 @@ class TestRepro(Fixture):
             self.assertIn("--tolerance", res.stderr)
 
 
+class TestStrangersFolders(Fixture):
+    """Issue 36: results folders handed over by someone else."""
+
+    def test_a_link_at_the_part_file_is_replaced_not_followed(self):
+        d = self.copy("supported")
+        victim = os.path.join(os.path.dirname(d), "victim")
+        with open(victim, "w") as f:
+            f.write("outside")
+        os.symlink(victim, os.path.join(d, "report.md.part"))
+        os.symlink(victim, os.path.join(d, "claims.json"))
+        res = run_report(d)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(victim) as f:
+            self.assertEqual(f.read(), "outside")
+        self.assertFalse(os.path.islink(os.path.join(d, "claims.json")))
+        self.assertFalse(os.path.lexists(os.path.join(d, "report.md.part")))
+
+    def test_a_fifo_is_refused_unread(self):
+        d = self.copy("supported")
+        os.unlink(os.path.join(d, "benchmarks.json"))
+        os.mkfifo(os.path.join(d, "benchmarks.json"))
+        res = subprocess.run([sys.executable, REPORT, d, "--no-plots"], capture_output=True,
+                             text=True, timeout=30)
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("not a regular file", res.stderr)
+
+    def test_a_string_or_boolean_time_is_refused(self):
+        for value in ("17.5", True):
+            d = self.edited_copy(lambda bs: bs[0].update(real_time=value))
+            res = run_report(d)
+            self.assertEqual(res.returncode, 2, res.stderr)
+            self.assertIn("expected a number", res.stderr)
+            self.assertNotIn("Traceback", res.stderr)
+
+    def test_an_unknown_baseline_is_refused(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "registry.json"), "w") as f:
+            json.dump({"strategies": [{"name": "nosuch", "baseline": True, "custom_baseline": False},
+                                      {"name": "null_tested", "baseline": False, "custom_baseline": True}],
+                       "scenarios": [], "pmu_events": []}, f)
+        res = run_report(d)
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("baseline 'nosuch' is not a strategy this run measured", res.stderr)
+
+    def test_newest_run_is_by_the_date_in_meta_not_the_name(self):
+        from lib import runfolder
+        root = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, root)
+        for name, date in (("host-x86_64-20991231-235959", "2026-01-01T10:00:00+00:00"),
+                           ("host-x86_64-20000101-000000", "2026-01-01T09:30:00-02:00"),
+                           ("host-x86_64-20500101-000000", "2027-01-01T00:00:00+00:00")):
+            shutil.copytree(os.path.join(FIXTURES, "supported"), os.path.join(root, name))
+            path = os.path.join(root, name, "meta.json")
+            with open(path) as f:
+                meta = json.load(f)
+            meta["date"] = date
+            with open(path, "w") as f:
+                json.dump(meta, f)
+        with open(os.path.join(root, "host-x86_64-20500101-000000", "INCOMPLETE"), "w") as f:
+            f.write("stopped\n")
+        # 09:30 at UTC-2 is 11:30 UTC: later than 10:00 UTC, whatever the names say.
+        self.assertEqual(os.path.basename(runfolder.newest_run(root)), "host-x86_64-20000101-000000")
+
+
+class TestStatisticsScale(unittest.TestCase):
+    def test_median_ci_rank_above_the_exact_range_is_the_exact_rank(self):
+        import math
+
+        def exact(n):
+            cdf, k = 0.0, 0
+            while True:
+                p = math.comb(n, k) / 2 ** n
+                if cdf + p > 0.025:
+                    return max(k, 1)
+                cdf += p
+                k += 1
+        for n in (1001, 1500, 2047, 4096, 9999):
+            self.assertEqual(stats.median_ci_rank(n), exact(n), n)
+
+    def test_median_ci_of_a_million_samples(self):
+        xs = list(range(10 ** 6, 0, -1))
+        lo, hi = stats.median_ci(xs)
+        k = stats.median_ci_rank(10 ** 6)
+        self.assertEqual((lo, hi), (k, 10 ** 6 - k + 1))
+        self.assertTrue(499000 < k < 499100, k)
+
+
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result
     failed = len(result.failures) + len(result.errors)

@@ -96,7 +96,8 @@ check "results-dir: a new folder is INCOMPLETE until its tool finishes" new_fold
 # ---- cachesim ----
 
 if command -v valgrind >/dev/null; then
-	mkdir -p "$tmp/cs1" "$tmp/cs2"
+	cp -r tests/fixtures/report/supported "$tmp/cs1" && cp -r tests/fixtures/report/supported "$tmp/cs2" &&
+		rm "$tmp/cs1/cachesim.csv" "$tmp/cs2/cachesim.csv"
 	cachesim_twice_identical() {
 		python3 scripts/cachesim.py --driver "$run" --out "$tmp/cs1" --scenarios tiny \
 			--lookups 2000 --strategies flag_gated,null_tested || return 1
@@ -107,7 +108,7 @@ if command -v valgrind >/dev/null; then
 	}
 	check "cachesim: two runs give identical numbers" cachesim_twice_identical
 	cachesim_refuses() {
-		! python3 scripts/cachesim.py --driver "$run" --out "$tmp" --strategies nosuch 2>"$tmp/err" &&
+		! python3 scripts/cachesim.py --driver "$run" --out "$tmp/cs1" --strategies nosuch 2>"$tmp/err" &&
 			grep -q 'no such strategy: nosuch' "$tmp/err" &&
 			! python3 scripts/cachesim.py --driver "$run" --out "$tmp/none" 2>"$tmp/err" &&
 			grep -q 'no such folder' "$tmp/err"
@@ -119,7 +120,10 @@ fi
 
 # ---- perf ----
 
-mkdir -p "$tmp/fakebin" "$tmp/perf-real" "$tmp/perf-fake"
+mkdir -p "$tmp/fakebin"
+# perf.sh writes only into a run folder (scripts/runs.py check): fixture runs.
+cp -r tests/fixtures/report/supported "$tmp/perf-real"
+cp -r tests/fixtures/report/supported "$tmp/perf-fake"
 perf_here() {
 	# Whatever this machine's PMU: perf.sh either counts or says why in one line.
 	DRIVER=$run OUT=$tmp/perf-real REPEAT=1 LOOKUPS=1000 scripts/perf.sh && [[ -s $tmp/perf-real/perf.md ]]
