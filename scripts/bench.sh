@@ -158,11 +158,11 @@ done
 "$py" scripts/merge.py "$tmp/parts" "$tmp/benchmarks.json" || fail_after "merging the groups failed"
 "$py" scripts/summary.py "$tmp" || fail_after "writing the summary failed"
 elapsed=$(($(date +%s) - started))
-"$py" scripts/meta.py --update "$tmp/meta.json" --elapsed "$elapsed" || fail_after "updating meta.json failed"
+"$py" scripts/meta.py --update="$tmp/meta.json" --elapsed="$elapsed" || fail_after "updating meta.json failed"
 if [[ -n ${DRIVER:-} ]]; then # the builds' commit (the suites are built from the same tree as the driver)
-	"$py" scripts/provenance.py "$tmp" --driver "$DRIVER" --tool "make bench" \
-		--variant "$(echo ${OB_VARIANTS:-plain} | tr ' ' '+')" \
-		benchmarks.json summary.md registry.json console.txt || fail_after "writing provenance.json failed"
+	"$py" scripts/provenance.py --driver="$DRIVER" --tool="make bench" \
+		--variant="$(echo ${OB_VARIANTS:-plain} | tr ' ' '+')" \
+		-- "$tmp" benchmarks.json summary.md registry.json console.txt || fail_after "writing provenance.json failed"
 fi
 publish || { echo "bench: cannot rename $tmp to $final" >&2; exit 1; }
 echo "bench: done in $elapsed s: $final" >&2

@@ -81,6 +81,9 @@ cases=$(cat <<'TABLE'
 2|--zipf '11': expected a number in|$run -s direct --order zipf --zipf 11
 2|--zipf '0': expected a number in|$run -s direct --order zipf --zipf 0
 2|--order 'random': expected sorted, uniform or zipf|$run -s direct --order random
+2|--zipf 5: only with --order zipf|$run -s direct --zipf 5
+2|--kernel '6.1': the bare lookup is Linux 6.12's alone|$run -s direct --kernel 6.1
+2|--context 'kernel': expected bare or component|$run -s direct --context kernel
 2|--personalities 'ext4'|$run -s null_tested --personalities ext4
 2|--pollute '12Q': expected bytes|$run -s direct --pollute 12Q
 2|--pollute '2048M': expected bytes, at most 1G|$run -s direct --pollute 2048M
@@ -103,6 +106,10 @@ cases=$(cat <<'TABLE'
 2|unknown argument '--no-such-flag'|$suite --group calib --no-such-flag
 2|unknown argument '--benchmark_repetitons=3'|$suite --group calib --benchmark_repetitons=3
 2|--group 'nosuch': no such group|$suite --group nosuch
+2|--group 'nosuch': no such group|$suite --list-groups --group nosuch
+2|--cpu 999: not a CPU this process may run on|$suite --group calib --cpu 999
+2|100000 bytes: longer than the 1024 a filter may have|$suite --list-groups --filter "$(head -c 100000 /dev/zero | tr '\0' a)"
+2|--benchmark_out=/dev/full: not a regular file|$suite --group calib --benchmark_out=/dev/full
 2|say which --group to run|$suite
 2|--filter '(': |$suite --list --filter '('
 2|no benchmark of group 'calib' matches the filter|$suite --group calib --filter zzz
