@@ -123,6 +123,29 @@ static void RSYM(delay_2011)(struct regulator_dev *rdev, int delay)
 }
 
 /*
+ * The lowest voltage in [@min_uV, @max_uV] of a table driver, asking
+ * list_voltage for every selector below n_voltages, never stopping early:
+ * the 2011 core's loop, and regulator_map_voltage_iterate() of 6.x.  Its
+ * selector, or -EINVAL when none is in range.
+ */
+static int RSYM(map_voltage)(struct regulator_dev *rdev, int min_uV, int max_uV)
+{
+	int best_val = INT_MAX, selector = 0;
+
+	for (unsigned int i = 0; i < rdev->desc->n_voltages; i++) {
+		int uV = REG_CALL(rdev, list_voltage, rdev, i);
+
+		if (uV < 0)
+			continue;
+		if (uV < best_val && uV >= min_uV && uV <= max_uV) {
+			best_val = uV;
+			selector = (int)i;
+		}
+	}
+	return best_val != INT_MAX ? selector : -EINVAL;
+}
+
+/*
  * regulator_set_voltage()'s sanity check, then _regulator_do_set_voltage()
  * as 77af1b2641fa left it.  With set_voltage the driver maps the range and
  * returns the selector; the core then lists that selector's voltage for
@@ -149,18 +172,9 @@ static noinline int RSYM(set_voltage_2011)(struct regulator_dev *rdev, int min_u
 		if (REG_HAS(rdev, list_voltage))
 			(void)REG_CALL(rdev, list_voltage, rdev, selector);
 	} else {
-		int best_val = INT_MAX;
+		int found = RSYM(map_voltage)(rdev, min_uV, max_uV);
 
-		for (unsigned int i = 0; i < rdev->desc->n_voltages; i++) {
-			int uV = REG_CALL(rdev, list_voltage, rdev, i);
-
-			if (uV < 0)
-				continue;
-			if (uV < best_val && uV >= min_uV && uV <= max_uV) {
-				best_val = uV;
-				selector = i;
-			}
-		}
+		selector = found < 0 ? 0 : (unsigned int)found;
 
 		if (REG_HAS_TIME_SEL_PAIR(rdev)) {
 			int old_selector = REG_OP_CALL(rdev, get_voltage_sel, rdev);
@@ -171,7 +185,7 @@ static noinline int RSYM(set_voltage_2011)(struct regulator_dev *rdev, int min_u
 					    selector);
 		}
 
-		if (best_val != INT_MAX)
+		if (found >= 0)
 			ret = REG_CALL(rdev, set_voltage_sel, rdev, selector);
 		else
 			ret = -EINVAL;
@@ -255,24 +269,6 @@ static int RSYM(get_voltage_rdev)(struct regulator_dev *rdev)
 	if (REG_HAS(rdev, list_voltage))
 		return REG_CALL(rdev, list_voltage, rdev, 0);
 	return -EINVAL;
-}
-
-/* regulator_map_voltage() for a table driver: regulator_map_voltage_iterate(). */
-static int RSYM(map_voltage)(struct regulator_dev *rdev, int min_uV, int max_uV)
-{
-	int best_val = INT_MAX, selector = 0;
-
-	for (unsigned int i = 0; i < rdev->desc->n_voltages; i++) {
-		int uV = REG_CALL(rdev, list_voltage, rdev, i);
-
-		if (uV < 0)
-			continue;
-		if (uV < best_val && uV >= min_uV && uV <= max_uV) {
-			best_val = uV;
-			selector = (int)i;
-		}
-	}
-	return best_val != INT_MAX ? selector : -EINVAL;
 }
 
 /*
