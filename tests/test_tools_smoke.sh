@@ -163,14 +163,16 @@ check "perf: setup subtracted and divided per lookup (stand-in perf)" perf_arith
 # ---- hyperfine ----
 
 if command -v hyperfine >/dev/null; then
+	# hyperfine.sh writes only into a run folder, as perf.sh: a fixture run.
+	cp -r tests/fixtures/report/supported "$tmp/hf"
 	hyperfine_exports() {
-		DRIVER=$run OUT=$tmp RUNS=2 LOOKUPS=1000 SCENARIO=L1-0pct-warm \
+		DRIVER=$run OUT=$tmp/hf RUNS=2 LOOKUPS=1000 SCENARIO=L1-0pct-warm \
 			scripts/hyperfine.sh >/dev/null || return 1
 		python3 -c '
 import json, sys
 names = [r["command"] for r in json.load(open(sys.argv[1]))["results"]]
 assert len(names) == int(sys.argv[2]) + 1 and "flag_gated" in names and names[0].startswith("setup only"), names
-' "$tmp/hyperfine.json" "$nstrat" && [[ -s $tmp/hyperfine.md ]]
+' "$tmp/hf/hyperfine.json" "$nstrat" && [[ -s $tmp/hf/hyperfine.md ]]
 	}
 	check "hyperfine: JSON and Markdown with every strategy and the setup run" hyperfine_exports
 fi
