@@ -93,7 +93,14 @@ int ob_static_call_update(struct ob_static_call_key *key, void *func, struct ob_
 		return ob_errorf(err, -errno, "static call %s: cannot make its trampoline writable: %s",
 				 key->name, strerror(errno));
 	memcpy(key->tramp, insn, TRAMP_BYTES);
-	if (mprotect(page, page_size, TRAMP_PROT))
+	/*
+	 * A kernel without BTI (arch_validate_prot()), and valgrind, refuse
+	 * PROT_BTI with EINVAL: the page is then executable without it, as
+	 * every page of such a process is.
+	 */
+	if (mprotect(page, page_size, TRAMP_PROT) &&
+	    (errno != EINVAL || TRAMP_PROT == (PROT_READ | PROT_EXEC) ||
+	     mprotect(page, page_size, PROT_READ | PROT_EXEC)))
 		return ob_errorf(err, -errno, "static call %s: cannot make its trampoline executable again: %s",
 				 key->name, strerror(errno));
 	__builtin___clear_cache((char *)key->tramp, (char *)key->tramp + TRAMP_BYTES);
