@@ -721,11 +721,16 @@ static int list(const struct suite_cfg *cfg, const struct args *a)
 static int gb_init(const struct suite_cfg *cfg, const struct args *a, int argc, char **argv, int *gb_argc)
 {
 	const struct profile_info *pr = &profiles[cfg->profile];
-	char *repetitions, *min_time;
+	/*
+	 * Static: Google Benchmark takes the flags it reads out of gb_argv, so
+	 * strings allocated here would be left unreferenced (LeakSanitizer).
+	 */
+	static char repetitions[48], min_time[48];
 
+	snprintf(repetitions, sizeof(repetitions), "--benchmark_repetitions=%u", pr->repetitions);
+	snprintf(min_time, sizeof(min_time), "--benchmark_min_time=%s", pr->min_time);
 	gb_argv = calloc((size_t)(argc - a->rest) + 8, sizeof(char *));
-	if (!gb_argv || asprintf(&repetitions, "--benchmark_repetitions=%u", pr->repetitions) < 0 ||
-	    asprintf(&min_time, "--benchmark_min_time=%s", pr->min_time) < 0) {
+	if (!gb_argv) {
 		perror("opsbench-suite");
 		return 1;
 	}
