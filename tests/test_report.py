@@ -450,11 +450,17 @@ class TestPackedSamples(Fixture):
             self.assertRegex(f.read(), r"\| flag_gated \| 4\.99 \| 4\.99 \| 1\.000 ~ \|")
         self.assertEqual(sorted(os.listdir(packed)), sorted(os.listdir(self.packed_copy()) + ["cmp.md"]))
 
-    def test_benchmarks_json_is_preferred_to_the_packed_file(self):
+    def test_a_folder_with_both_files_is_refused(self):
+        # They may disagree: no reader picks one silently.
         d = self.copy("supported")
         with open(os.path.join(d, "benchmarks.json.gz"), "wb") as f:
-            f.write(b"not gzip")
-        self.assertEqual(self.outputs(d), self.outputs(self.copy("supported")))
+            f.write(gzip.compress(b'{"benchmarks": []}', mtime=0))
+        for cmd in ([REPORT, d, "--no-plots"], [REPRO, os.path.join(FIXTURES, "supported"), d],
+                    [os.path.join(ROOT, "scripts", "summary.py"), d]):
+            res = subprocess.run([sys.executable, *cmd], capture_output=True, text=True)
+            self.assertEqual(res.returncode, 2, res.stderr)
+            self.assertIn("holds both benchmarks.json and benchmarks.json.gz: keep one", res.stderr)
+            self.assertNotIn("Traceback", res.stderr)
 
     def test_a_damaged_packed_file_is_named(self):
         d = self.packed_copy()
@@ -628,6 +634,110 @@ class TestStrangersFolders(Fixture):
             f.write("stopped\n")
         # 09:30 at UTC-2 is 11:30 UTC: later than 10:00 UTC, whatever the names say.
         self.assertEqual(os.path.basename(runfolder.newest_run(root)), "host-x86_64-20000101-000000")
+
+
+class TestHostileJson(Fixture):
+    """The hostile-input pass: keys twice, NaN, dates, pack_run's writes."""
+
+    def edit_meta(self, d, text_edit):
+        path = os.path.join(d, "meta.json")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text_edit(text))
+
+    def refused(self, res, *words):
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
+        self.assertEqual(len(res.stderr.strip().splitlines()), 1, res.stderr)
+        for w in words:
+            self.assertIn(w, res.stderr)
+
+    def test_a_key_twice_is_refused(self):
+        d = self.copy("supported")
+        self.edit_meta(d, lambda t: t.replace('"arch"', '"arch": "sparc", "arch"', 1))
+        self.refused(run_report(d), "meta.json", "'arch' appears twice")
+        d = self.copy("supported")
+        path = os.path.join(d, "benchmarks.json")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace('"benchmarks"', '"benchmarks": [], "benchmarks"', 1))
+        self.refused(run_report(d), "benchmarks.json", "'benchmarks' appears twice")
+
+    def test_nan_in_meta_is_refused(self):
+        for const in ("NaN", "Infinity", "-Infinity"):
+            d = self.copy("supported")
+            self.edit_meta(d, lambda t: t.replace("{", '{"elapsed_s": %s, ' % const, 1))
+            self.refused(run_report(d), "meta.json", "not a finite number")
+
+    def test_a_bad_date_is_refused(self):
+        for date in ("yesterday", "2026-12-01T10:00:00", 42):
+            d = self.copy("supported")
+            self.edit_meta(d, lambda t: t.replace("{", '{"date": %s, ' % json.dumps(date), 1)
+                           if '"date"' not in t else t)
+            path = os.path.join(d, "meta.json")
+            with open(path) as f:
+                meta = json.load(f)
+            meta["date"] = date
+            with open(path, "w") as f:
+                json.dump(meta, f)
+            self.refused(run_report(d), "meta.json", "date=")
+
+    def test_newest_run_skips_a_date_in_the_future_with_a_line(self):
+        root = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, root)
+        for name, date in (("future", "2999-01-01T00:00:00+00:00"), ("bad", "soon"),
+                           ("past", "2026-01-01T00:00:00+00:00")):
+            shutil.copytree(os.path.join(FIXTURES, "supported"), os.path.join(root, name))
+            path = os.path.join(root, name, "meta.json")
+            with open(path) as f:
+                meta = json.load(f)
+            meta["date"] = date
+            with open(path, "w") as f:
+                json.dump(meta, f)
+        res = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "runs.py"), "newest", root],
+                             capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(os.path.basename(res.stdout.strip()), "past")
+        self.assertIn("more than a day in the future", res.stderr)
+        self.assertIn("date='soon'", res.stderr)
+
+    def pack_run(self, *args):
+        return subprocess.run([sys.executable, PACK_RUN, *args], capture_output=True, text=True)
+
+    def test_pack_run_replaces_a_link_at_its_part_file(self):
+        d = self.copy("supported")
+        victim = os.path.join(os.path.dirname(d), "victim")
+        with open(victim, "w") as f:
+            f.write("outside")
+        os.symlink(victim, os.path.join(d, "benchmarks.json.gz.part"))
+        res = self.pack_run(d)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(victim) as f:
+            self.assertEqual(f.read(), "outside")
+        self.assertEqual(sorted(n for n in os.listdir(d) if n.startswith("benchmarks")),
+                         ["benchmarks.json.gz"])
+
+    def test_pack_run_refuses_an_existing_packed_file_and_bad_usage(self):
+        d = self.copy("supported")
+        with open(os.path.join(d, "benchmarks.json.gz"), "wb") as f:
+            f.write(b"older")
+        self.refused(self.pack_run(d), "benchmarks.json.gz: already there")
+        with open(os.path.join(d, "benchmarks.json.gz"), "rb") as f:
+            self.assertEqual(f.read(), b"older")
+        self.assertEqual(self.pack_run().returncode, 2)
+        self.assertEqual(self.pack_run(d, d).returncode, 2)
+        res = self.pack_run("--help")
+        self.assertEqual(res.returncode, 0)
+        self.assertIn("usage: pack_run.py", res.stdout)
+
+    def test_pack_run_refuses_a_fifo(self):
+        d = self.copy("supported")
+        os.unlink(os.path.join(d, "benchmarks.json"))
+        os.mkfifo(os.path.join(d, "benchmarks.json"))
+        res = subprocess.run([sys.executable, PACK_RUN, d], capture_output=True, text=True, timeout=30)
+        self.refused(res, "not a regular file")
 
 
 class TestStatisticsScale(unittest.TestCase):

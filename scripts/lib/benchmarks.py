@@ -12,8 +12,9 @@ from . import plumbing
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
-class ResultsError(Exception):
-    """A results file that is missing or not what it should be."""
+class ResultsError(plumbing.ReadError):
+    """A results file that is missing or not what it should be (a ReadError:
+    run_main() prints it as one line, exit status 2)."""
 
 
 # A results folder's samples: make bench writes benchmarks.json;
@@ -26,10 +27,14 @@ PACKED = BENCHMARKS_JSON + ".gz"
 def benchmarks_file(folder):
     """The file holding @folder's samples: benchmarks.json, else
     benchmarks.json.gz; benchmarks.json's path when neither exists (so that
-    the error names the file a run writes)."""
+    the error names the file a run writes).  ResultsError for a folder that
+    holds both: which of two files that may disagree is the run's is not
+    for a script to guess."""
     plain = os.path.join(folder, BENCHMARKS_JSON)
     packed = os.path.join(folder, PACKED)
-    return packed if not os.path.exists(plain) and os.path.exists(packed) else plain
+    if os.path.lexists(plain) and os.path.lexists(packed):
+        raise ResultsError(f"{folder}: holds both {BENCHMARKS_JSON} and {PACKED}: keep one")
+    return packed if os.path.lexists(packed) else plain
 
 
 def read_benchmarks(path):
@@ -37,7 +42,8 @@ def read_benchmarks(path):
     (benchmarks_file()) or a file, gzip-compressed where its name ends in
     .gz.  The one place the scripts open a benchmarks file, through
     plumbing's safe reads (a regular file, a size limit, a depth limit):
-    ResultsError names the file actually read."""
+    ResultsError names the file actually read; a folder holding both
+    benchmarks.json and benchmarks.json.gz is refused."""
     if os.path.isdir(path):
         path = benchmarks_file(path)
     try:
@@ -53,9 +59,9 @@ def load_gb(path):
     """{name: {"samples": [ns...], "counters": {...}}}, and {name: error
     message} of the benchmarks that failed, from the Google Benchmark JSON
     of read_benchmarks(@path) (a results folder or a file)."""
+    data = read_benchmarks(path)
     if os.path.isdir(path):
         path = benchmarks_file(path)
-    data = read_benchmarks(path)
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise ResultsError(f"{path}: no 'benchmarks' list: not Google Benchmark JSON")
     out = {}

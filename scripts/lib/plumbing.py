@@ -191,13 +191,44 @@ def read_text_file(path, limit_mib=READ_LIMIT_MIB, lenient=False):
     return data.decode("utf-8", "backslashreplace") if lenient else decode(path, data)
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+class _NotANumber(Exception):
+    pass
+
+
+def _unique_keys(pairs):
+    """object_pairs_hook of parse_json(): an object, refused where a key appears twice."""
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def _no_constant(name):
+    """parse_constant of parse_json(): NaN, Infinity and -Infinity are no JSON."""
+    raise _NotANumber(name)
+
+
 def parse_json(path, text):
-    """json.loads(@text), or ReadError naming @path: not JSON, or nested
-    deeper than the interpreter's recursion limit (about 1000 levels)."""
+    """json.loads(@text), or ReadError naming @path: not JSON, a key twice
+    in one object (which would count is a guess: the last, silently), NaN or
+    Infinity (not JSON, though Python writes them), or nested deeper than
+    the interpreter's recursion limit (about 1000 levels).  The one JSON
+    reading path of the scripts."""
     if isinstance(text, bytes):
         text = decode(path, text)
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _DuplicateKey as e:
+        raise ReadError(f"{path}: the key {e.args[0]!r} appears twice in one object; "
+                        "refusing to guess which one counts") from None
+    except _NotANumber as e:
+        raise ReadError(f"{path}: {e.args[0]}: not a finite number (JSON has no NaN or Infinity)") from None
     except RecursionError:
         raise ReadError(f"{path}: JSON nested more than {sys.getrecursionlimit()} levels deep") from None
     except ValueError as e:

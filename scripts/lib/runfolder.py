@@ -8,6 +8,7 @@ import io
 import math
 import os
 import subprocess
+import sys
 
 from . import benchmarks, plumbing, regulator_report, simrows
 
@@ -87,9 +88,30 @@ def _type_name(t):
     return getattr(t, "__name__", "a number")
 
 
+def parse_date(value):
+    """meta.json's "date" as a UTC datetime: ISO 8601 with a time zone
+    (meta.py writes 2026-12-06T06:33:11+00:00); ValueError saying what is
+    wrong otherwise."""
+    if not isinstance(value, str):
+        raise ValueError(f"date={value!r}: expected an ISO 8601 date and time with a time zone")
+    try:
+        date = datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"date={value!r}: not an ISO 8601 date and time "
+                         "(2026-12-06T06:33:11+00:00)") from None
+    if date.tzinfo is None:
+        raise ValueError(f"date={value!r}: no time zone (2026-12-06T06:33:11+00:00)")
+    return date.astimezone(datetime.timezone.utc)
+
+
 def check_meta(path, meta):
     if not isinstance(meta, dict):
         raise InputError(f"{path}: not an object")
+    if meta.get("date") is not None:
+        try:
+            parse_date(meta["date"])
+        except ValueError as e:
+            raise InputError(f"{path}: {e}") from None
     for k, t in META_TYPES.items():
         v = meta.get(k)
         if not _typed(v, t) or (isinstance(v, bool) and t is not bool):
@@ -165,16 +187,27 @@ def incomplete_reason(d):
     return (text.strip().splitlines() or ["no reason given"])[0]
 
 
-def run_date(d):
-    """The UTC time meta.json's "date" gives for run @d (a datetime), or None."""
+def run_date(d, why=None):
+    """The UTC time meta.json's "date" gives for run @d (a datetime), or None
+    (@why, a list, gets the reason, unless meta.json is missing: no run)."""
+    path = os.path.join(d, "meta.json")
     try:
-        meta = plumbing.read_json_file(os.path.join(d, "meta.json"), limit_mib=1)
-        date = datetime.datetime.fromisoformat(meta["date"])
-    except (OSError, plumbing.ReadError, KeyError, TypeError, ValueError):
+        meta = plumbing.read_json_file(path, limit_mib=1)
+        if not isinstance(meta, dict):
+            raise ValueError("not an object")
+        return parse_date(meta.get("date"))
+    except FileNotFoundError:
         return None
-    if date.tzinfo is None:
-        return None
-    return date.astimezone(datetime.timezone.utc)
+    except (OSError, plumbing.ReadError, ValueError) as e:
+        reason = str(e) if isinstance(e, plumbing.ReadError) else f"{path}: {e}"
+    if why is not None:
+        why.append(reason)
+    return None
+
+
+# How far in the future a run's date may lie (clocks disagree, a little)
+# before "newest run" skips it: a run dated next year would win forever.
+FUTURE_SLACK = datetime.timedelta(days=1)
 
 
 def check_run(d, writes=True, tool_folder=False):
@@ -194,7 +227,10 @@ def check_run(d, writes=True, tool_folder=False):
     if why is not None and not (tool_folder and why.startswith(plumbing.UNFINISHED)):
         raise InputError(f"{d}: incomplete run ({why}); refusing to use it")
     meta = check_meta(os.path.join(d, "meta.json"), read_json(os.path.join(d, "meta.json"), required=True))
-    samples = benchmarks.benchmarks_file(d)
+    try:
+        samples = benchmarks.benchmarks_file(d)
+    except benchmarks.ResultsError as e:
+        raise InputError(str(e)) from None
     if meta.get("profile") != "none" and not os.path.lexists(samples):
         raise InputError(f"{samples}: missing: not a complete run")
     if writes:
@@ -216,14 +252,30 @@ def newest_run(results, samples=False):
     except OSError:
         return None
     best = None
+    now = datetime.datetime.now(datetime.timezone.utc)
     for name in names:
         d = os.path.join(results, name)
         if name.startswith(".") or os.path.islink(d) or not os.path.isdir(d):
             continue
-        if incomplete_reason(d) is not None or (samples and not os.path.isfile(benchmarks.benchmarks_file(d))):
+        if incomplete_reason(d) is not None:
             continue
-        date = run_date(d)
-        if date is None or (best and (date, name) <= best[:2]):
+        try:
+            if samples and not os.path.isfile(benchmarks.benchmarks_file(d)):
+                continue
+        except benchmarks.ResultsError as e:
+            print(f"skipping {d}: {e}", file=sys.stderr)
+            continue
+        why = []
+        date = run_date(d, why)
+        if date is None:
+            if why:
+                print(f"skipping {d}: {why[0]}", file=sys.stderr)
+            continue
+        if date > now + FUTURE_SLACK:
+            print(f"skipping {d}: its meta.json date {date.isoformat()} is more than a day in the future",
+                  file=sys.stderr)
+            continue
+        if best and (date, name) <= best[:2]:
             continue
         if committed(d):
             continue
