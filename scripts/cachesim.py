@@ -142,7 +142,7 @@ def main():
     ap.add_argument("--lookups", type=int, default=20000, help="lookups per run, at least 1")
     ap.add_argument("--scenarios", default="all",
                     help="all (every named scenario but the tiny one), tiny, or names, comma-separated")
-    ap.add_argument("--strategies", default="", help="comma-separated; default: all")
+    ap.add_argument("--strategies", default=None, help="comma-separated; default: all")
     ap.add_argument("--keep-open", action="store_true",
                     help="leave a new folder marked incomplete: another build's cachesim follows")
     args = ap.parse_args()
@@ -191,7 +191,10 @@ def main():
             reg = registry.load(run, caches)
         except registry.RegistryError as e:
             raise CachesimError(str(e)) from None
-        wanted = {s for s in args.strategies.split(",") if s}
+        wanted = {s.strip() for s in (args.strategies or "").split(",") if s.strip()}
+        if args.strategies is not None and not wanted:
+            raise CachesimError(f"--strategies {args.strategies!r}: no strategy named; "
+                                "give names (see opsbench-run --list), or leave it out for all")
         unknown = wanted - {s["name"] for s in reg["strategies"]}
         if unknown:
             raise CachesimError(f"--strategies: no such strategy: {', '.join(sorted(unknown))}")

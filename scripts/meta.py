@@ -4,6 +4,9 @@
     meta.py --profile P --filter F --command CMD > meta.json
     meta.py --update meta.json --elapsed SECONDS
 
+--update requires --elapsed (a whole number of seconds, at least 0); bad
+usage or an unreadable meta.json: exit status 2.
+
 Everything is read from the system (procfs, sysfs, git, the compiler); what
 cannot be read is recorded as null, never guessed.  The compiler and flags
 come from OB_CC, OB_CXX and OB_CFLAGS, which `make bench` sets.
@@ -179,13 +182,22 @@ def main():
     ap.add_argument("--update", metavar="META_JSON")
     ap.add_argument("--elapsed", type=int)
     args = ap.parse_args()
-    if args.update:
+    if args.update is not None and args.elapsed is None:
+        ap.error("--update needs --elapsed SECONDS (the run's elapsed time; it is never nulled)")
+    if args.elapsed is not None and args.elapsed < 0:
+        ap.error(f"--elapsed {args.elapsed}: expected a whole number of seconds, at least 0")
+    if args.update is not None:
+        def refuse(why):
+            print(f"meta.py: {why}", file=sys.stderr)
+            sys.exit(2)
         try:
             meta = plumbing.read_json_file(args.update)
-        except (OSError, plumbing.ReadError) as e:
-            sys.exit(f"meta.py: {args.update}: {getattr(e, 'strerror', None) or e}")
+        except plumbing.ReadError as e:
+            refuse(e)
+        except OSError as e:
+            refuse(f"{args.update}: {e.strerror or e}")
         if not isinstance(meta, dict):
-            sys.exit(f"meta.py: {args.update}: not a JSON object")
+            refuse(f"{args.update}: not a JSON object")
         meta["elapsed_s"] = args.elapsed
         folder = os.path.dirname(args.update) or "."
         if isinstance(meta.get("cpu"), dict) and os.path.exists(benchmarks.benchmarks_file(folder)):

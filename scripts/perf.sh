@@ -5,7 +5,7 @@
 #
 #   DRIVER=... OUT=dir [REPEAT=5] [LOOKUPS=2000000] [SCENARIO=L1-0pct-warm] scripts/perf.sh [--check]
 #
-# --check: check REPEAT and LOOKUPS and exit (make perf, before it picks a folder).
+# --check: check REPEAT, LOOKUPS, DRIVER and SCENARIO and exit (make perf, before it picks a folder).
 #
 # SCENARIO is one of the driver's named scenarios, the strategies and the
 # events are the driver's (`opsbench-run --list --json`, scripts/registry.py).
@@ -25,6 +25,16 @@ scenario=(--scenario "$scenario_name")
 . "$(dirname "$0")/run-folder.sh"
 whole_number REPEAT "$repeat" 1 1000
 whole_number LOOKUPS "$lookups" 1 100000000000
+# DRIVER and SCENARIO checked against the driver's own registry, before
+# make picks (or makes) a results folder.
+if [[ ! -f $driver || ! -x $driver ]]; then
+	echo "perf: DRIVER=$driver: not an executable file (make builds it: make tools)" >&2
+	exit 2
+fi
+if ! err=$(python3 "$(dirname "$0")/registry.py" "$driver" scenario "$scenario_name" 2>&1 >/dev/null); then
+	echo "perf: SCENARIO=$scenario_name: ${err#registry: }" >&2
+	exit 2
+fi
 [[ ${1:-} == --check ]] && exit 0
 [[ -n $out ]] || { echo "perf: OUT=folder is required" >&2; exit 2; }
 check_out_folder perf "$out"

@@ -17,7 +17,8 @@ that both runs pinned down is the one that says the method lost something.
 Each row also says from how many of its processes each ratio comes (the
 rest ran in the host's slow state: stats.quiet_processes()).
 Exit status 0 whether or not they agree (it reports; it does not judge);
-2 on bad input.
+2 on bad input: a folder that is no complete run (its meta.json checked as
+the report checks it), or A and B the same run.
 """
 import argparse
 import os
@@ -25,11 +26,18 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import benchmarks, plumbing, stats  # noqa: E402
+from lib import benchmarks, plumbing, runfolder, stats  # noqa: E402
 from lib.sections import compare_scenario  # noqa: E402
 
 
 def load(path):
+    if os.path.isdir(path):
+        # A results folder is read as every tool reads one: complete, and a
+        # meta.json the report would take.
+        try:
+            runfolder.check_run(path, writes=False)
+        except runfolder.InputError as e:
+            raise benchmarks.ResultsError(str(e)) from None
     res, _ = benchmarks.load_gb(path)
     return {sc: compare_scenario(strat) for sc, strat in benchmarks.lookup_scenarios(res).items()}
 
@@ -63,6 +71,10 @@ def main():
     args = ap.parse_args()
     if not args.tolerance > 0:
         print(f"repro: --tolerance {args.tolerance:g}: give a percentage above 0", file=sys.stderr)
+        sys.exit(2)
+    if os.path.exists(args.a) and os.path.exists(args.b) and os.path.samefile(args.a, args.b):
+        print(f"repro: A={args.a} and B={args.b} are the same run: give two different runs",
+              file=sys.stderr)
         sys.exit(2)
     try:
         match = re.compile(args.match)

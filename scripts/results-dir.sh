@@ -14,6 +14,12 @@
 # (lib/plumbing.py finish_run(), or finish_run_folder): a tool that fails or is
 # stopped leaves a folder that no later command takes for a complete run.
 set -euo pipefail
+# The one argument taken is --existing; anything else (--help included) is
+# refused before anything is looked at or made.
+if (($# > 1)) || [[ $# == 1 && $1 != --existing ]]; then
+	echo "usage: [RUN=folder] [COMMAND='make TOOL'] scripts/results-dir.sh [--existing]" >&2
+	exit 2
+fi
 cd "$(dirname "$0")/.."
 py=/usr/bin/python3
 [[ -x $py ]] || py=python3

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """summary.py - the console summary of a results folder.
 
-    summary.py RESULTS_DIR
+    summary.py [--] RESULTS_DIR
 
 Prints, and writes as RESULTS_DIR/summary.md, the tables of the report
 without its plots and claims: per lookup scenario and timing mode each
@@ -11,6 +11,7 @@ ratio to the baseline (direct, or null_tested where direct cannot run;
 dispatch and calibration figures.  make bench runs it
 at the end of every run; make report gives the full report.
 """
+import argparse
 import os
 import sys
 
@@ -21,8 +22,10 @@ from lib.sections import calibration_section, dispatch_section, lookup_section  
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit("usage: summary.py RESULTS_DIR")
+    ap = argparse.ArgumentParser(prog="summary.py", description="The console summary of a results "
+                                 "folder, also written as RESULTS_DIR/summary.md.")
+    ap.add_argument("folder", metavar="RESULTS_DIR")
+    argv = [argv[0], ap.parse_args(argv[1:]).folder]
     try:
         data = load_run(argv[1])
         lookups = lookup_section(data)

@@ -60,6 +60,14 @@ fx badcsv && printf '\xff\xfe' >>"$tmp/badcsv/cachesim.csv"
 fx nonutf8 && mv "$tmp/nonutf8" "$tmp/$(printf 'run-\xff')"
 python3 tests/make_fixture.py big 200000 "$tmp/big"
 fx short
+# The hostile-input pass: pack_run's part file a link out of the folder, both
+# samples files, a key twice, NaN, a bad date, a meta.json that is a list.
+fx packlink && ln -s "$tmp/victim" "$tmp/packlink/benchmarks.json.gz.part"
+fx both && gzip -kn "$tmp/both/benchmarks.json"
+fx dupkey && sed -i '0,/"arch"/s//"arch": "sparc", "arch"/' "$tmp/dupkey/meta.json"
+fx nanmeta && sed -i '0,/{/s//{"not_a_number": NaN, /' "$tmp/nanmeta/meta.json"
+fx baddate && edit baddate meta.json 'd["date"] = "yesterday"'
+fx listmeta && echo '[]' >"$tmp/listmeta/meta.json"
 
 # exit | message fragment | command
 cases=$(cat <<'TABLE'
@@ -181,6 +189,23 @@ cases=$(cat <<'TABLE'
 2|LOOKUPS='10 --list': expected a whole number|LOOKUPS='10 --list' DRIVER=$run OUT=$tmp/run scripts/hyperfine.sh
 2|RUNS='0': expected a whole number, 1..1000|RUNS=0 DRIVER=$run OUT=$tmp/run scripts/hyperfine.sh
 2|REPEAT='-1': expected a whole number|REPEAT=-1 DRIVER=$run OUT=$tmp/run scripts/perf.sh
+0|packlink/benchmarks.json.gz (|python3 scripts/pack_run.py $tmp/packlink
+2|benchmarks.json.gz: already there; refusing to overwrite it|python3 scripts/pack_run.py $tmp/both
+2|usage: pack_run.py|python3 scripts/pack_run.py
+2|holds both benchmarks.json and benchmarks.json.gz: keep one|python3 scripts/report.py --no-plots $tmp/both
+2|the key 'arch' appears twice in one object|python3 scripts/report.py --no-plots $tmp/dupkey
+2|NaN: not a finite number|python3 scripts/report.py --no-plots $tmp/nanmeta
+2|date='yesterday': not an ISO 8601 date|python3 scripts/report.py --no-plots $tmp/baddate
+2|usage: [RUN=folder]|scripts/results-dir.sh --help
+0|usage: summary.py|python3 scripts/summary.py --help
+2|usage: summary.py|python3 scripts/summary.py
+2|SCENARIO=nosuch: no scenario 'nosuch'|SCENARIO=nosuch DRIVER=$run scripts/hyperfine.sh --check
+2|DRIVER=/nonexistent: not an executable file|DRIVER=/nonexistent scripts/perf.sh --check
+2|--update needs --elapsed|python3 scripts/meta.py --update $tmp/short/meta.json
+2|--elapsed -1: expected a whole number of seconds, at least 0|python3 scripts/meta.py --update $tmp/short/meta.json --elapsed -1
+2|are the same run|python3 scripts/repro.py $tmp/run $tmp/run
+2|meta.json: not an object|python3 scripts/repro.py $tmp/run $tmp/listmeta
+2|--strategies '': no strategy named|python3 scripts/cachesim.py --check --driver $run --out $tmp/run --strategies ''
 TABLE
 )
 

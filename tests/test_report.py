@@ -535,11 +535,24 @@ class TestRepro(Fixture):
         return res.stdout
 
     def test_same_run_agrees_everywhere(self):
-        out = self.repro(os.path.join(FIXTURES, "supported"))
+        out = self.repro(self.copy("supported"))
         self.assertIn("14 of 14 ratios agree within 3%; the largest difference is 0.0%. "
                       "Of the 0 that do not, 0 are wide in at least one run.", out)
         self.assertNotIn("## Not within", out)
         self.assertIn("| flag_gated | 1.042 [1.042, 1.042] | 1.042 [1.042, 1.042] | +0.0% | yes |", out)
+
+    def test_a_run_against_itself_or_a_bad_meta_is_refused(self):
+        same = os.path.join(FIXTURES, "supported")
+        res = subprocess.run([sys.executable, REPRO, same, same + "/."], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("are the same run", res.stderr)
+        d = self.copy("supported")
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            f.write("[]")
+        res = subprocess.run([sys.executable, REPRO, same, d], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("meta.json: not an object", res.stderr)
+        self.assertNotIn("Traceback", res.stderr)
 
     def test_a_shifted_ratio_is_listed_and_not_wide(self):
         out = self.repro(self.run_b(lambda r: 1.10))
