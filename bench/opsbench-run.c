@@ -47,6 +47,7 @@ struct options {
 	const struct ob_scenario *scenario;	/* --scenario: the base of the parameters */
 	struct ob_caches caches;	/* what scenarios are sized by: sysfs, or --caches */
 	const char *zipf;	/* --zipf as given: meaningful only with --order zipf */
+	const char *caches_arg;	/* --caches as given: it sizes a --scenario (or --list) */
 	enum ob_context context;	/* what is around each lookup: the scenario's, or bare */
 	const char *context_name;	/* --context as given */
 	const char *kernel;	/* --kernel as given */
@@ -219,7 +220,15 @@ static void parse_flag(int c, char **argv, struct options *o)
 	case OPT_NAME_MAX:	o->wl.name_max = (unsigned int)parse_count("name-max", optarg, 255); break;
 	case OPT_CUSTOM:	o->wl.custom_share = parse_real("custom", optarg, 0, 1); break;
 	case OPT_PERS:		o->wl.custom_mask = parse_personalities(optarg); break;
-	case OPT_DEPTH:		o->wl.path_depth = (unsigned int)parse_count("depth", optarg, WL_MAX_DEPTH); break;
+	case OPT_DEPTH:
+		o->wl.path_depth = (unsigned int)parse_count("depth", optarg, UINT32_MAX);
+		if (!o->wl.path_depth || o->wl.path_depth > WL_MAX_DEPTH) {
+			char range[48];
+
+			snprintf(range, sizeof(range), "expected a whole number, 1..%u", WL_MAX_DEPTH);
+			bad("depth", optarg, range);
+		}
+		break;
 	case OPT_ORDER: {
 		int ord = lookup_order_from_name(optarg);
 
@@ -294,6 +303,8 @@ static void parse(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":s:l:n:h", longopts, NULL)) != -1) {
 		struct ob_err err = { 0 };
 
+		if (c == OPT_CACHES)
+			o->caches_arg = optarg;
 		if (c == OPT_CACHES && ob_parse_caches(optarg, &o->caches, &err)) {
 			fprintf(stderr, "opsbench-run: %s\n", err.msg);
 			exit(EXIT_USAGE);
@@ -506,6 +517,11 @@ static const struct strategy *check_options(const struct options *o)
 
 	if (!o->strategy) {
 		fprintf(stderr, "opsbench-run: --strategy is required (one of the names --list prints)\n");
+		exit(EXIT_USAGE);
+	}
+	if (o->caches_arg && !o->scenario) {
+		fprintf(stderr, "opsbench-run: --caches %s: it sizes a --scenario (or the --list of them); "
+			"without one, give --dentries\n", o->caches_arg);
 		exit(EXIT_USAGE);
 	}
 	if (o->zipf && o->wl.order != ORDER_ZIPF) {

@@ -150,7 +150,7 @@ static struct {
 
 /* The --filter, and the command line handed to Google Benchmark: until exit too. */
 static struct ob_gb_filter *filter;
-static char **gb_argv, *filter_flag;
+static char **gb_argv, *filter_flag, **gb_flags;
 
 /* Does @name match the POSIX extended regular expression @re (a valid one)? */
 static bool name_matches(const char *re, const char *name)
@@ -561,6 +561,8 @@ struct args {
 	unsigned int rounds;	/* 0: the profile's */
 	double sample_ms;	/* 0: the profile's */
 	int rest;		/* argv[rest...]: Google Benchmark's */
+	char **gb_flags;	/* the flags that are not ours, in order: Google Benchmark's */
+	int n_gb_flags;
 };
 
 /* --profile NAME into @cfg.  0, or -1 after saying why. */
@@ -576,8 +578,10 @@ static int parse_profile(const char *name, struct suite_cfg *cfg)
 }
 
 /*
- * Our flags, up to the first that is not ours (the rest is Google
- * Benchmark's).  Returns -1 to go on, or the exit status (--help, bad input).
+ * Our flags, wherever they stand; the flags that are not ours are kept in
+ * order for Google Benchmark (ob_gb_init() checks them and names one it
+ * does not know), and so is everything from the first non-option on.
+ * Returns -1 to go on, or the exit status (--help, bad input).
  */
 static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args *a)
 {
@@ -588,8 +592,14 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
 		longopts[i] = flags[i].opt;
 	opterr = 0;
-	/* Stop at the first non-option: the rest goes to Google Benchmark. */
-	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+	/* Owned for the life of the process, as gb_argv that points into it. */
+	a->gb_flags = gb_flags = calloc((size_t)argc, sizeof(char *));
+	if (!a->gb_flags) {
+		perror("opsbench-suite");
+		return 1;
+	}
+	/* Stop at the first non-option: it and the rest go to Google Benchmark. */
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_profile(optarg, cfg))
@@ -643,8 +653,8 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 			return EXIT_USAGE;
 		default:
 			/* Not ours: Google Benchmark's, or unknown (ob_gb_init says). */
-			a->rest = optind - 1;
-			return -1;
+			a->gb_flags[a->n_gb_flags++] = argv[optind - 1];
+			break;
 		}
 	}
 	a->rest = optind;
@@ -729,7 +739,7 @@ static int gb_init(const struct suite_cfg *cfg, const struct args *a, int argc, 
 
 	snprintf(repetitions, sizeof(repetitions), "--benchmark_repetitions=%u", pr->repetitions);
 	snprintf(min_time, sizeof(min_time), "--benchmark_min_time=%s", pr->min_time);
-	gb_argv = calloc((size_t)(argc - a->rest) + 8, sizeof(char *));
+	gb_argv = calloc((size_t)(argc - a->rest + a->n_gb_flags) + 8, sizeof(char *));
 	if (!gb_argv) {
 		perror("opsbench-suite");
 		return 1;
@@ -749,6 +759,8 @@ static int gb_init(const struct suite_cfg *cfg, const struct args *a, int argc, 
 		}
 		gb_argv[(*gb_argc)++] = filter_flag;
 	}
+	for (int i = 0; i < a->n_gb_flags; i++)
+		gb_argv[(*gb_argc)++] = a->gb_flags[i];
 	for (int i = a->rest; i < argc; i++)
 		gb_argv[(*gb_argc)++] = argv[i];
 	return ob_gb_init(gb_argc, gb_argv) ? EXIT_USAGE : 0;
@@ -822,6 +834,13 @@ int main(int argc, char **argv)
 	if ((ret = parse_args(argc, argv, &cfg, &a)) >= 0)
 		return ret;
 	ob_read_caches(&cfg.caches, "");
+	if ((a.list_profiles || a.print_passes || a.list_groups || a.list) &&
+	    (a.n_gb_flags || a.rest < argc)) {
+		fprintf(stderr, "opsbench-suite: %s: not with --list, --list-groups, --list-profiles or --print-passes "
+			"(Google Benchmark's flags apply to a run; --filter narrows a list)\n",
+			a.n_gb_flags ? a.gb_flags[0] : argv[a.rest]);
+		return EXIT_USAGE;
+	}
 	if (a.list_profiles) {
 		list_profiles(&cfg);
 		return 0;

@@ -152,6 +152,9 @@ int ob_parse_caches(const char *s, struct ob_caches *c, struct ob_err *err)
 					  "(K and M suffixes), e.g. 32K,1M,32M", s);
 		p++;
 	}
+	/* A cache level smaller than a page, or larger than the level below it, is a typo. */
+	if (v[0] < 1024 || v[0] > v[1] || v[1] > v[2])
+		return ob_errorf(err, -EINVAL, "--caches '%s': expected 1K <= L1D <= L2 <= LLC", s);
 	c->l1d = v[0];
 	c->l2 = v[1];
 	c->llc = v[2];

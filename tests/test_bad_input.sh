@@ -90,6 +90,9 @@ cases=$(cat <<'TABLE'
 2|--zipf '0': expected a number in|$run -s direct --order zipf --zipf 0
 2|--order 'random': expected sorted, uniform or zipf|$run -s direct --order random
 2|--zipf 5: only with --order zipf|$run -s direct --zipf 5
+2|--caches '1M,32K,8M': expected 1K <= L1D <= L2 <= LLC|$run -s direct --scenario L2-0pct-warm --caches 1M,32K,8M
+2|--caches 32K,1M,8M: it sizes a --scenario|$run -s direct --caches 32K,1M,8M
+2|--depth '0': expected a whole number, 1..16|$run -s direct --depth 0
 2|--kernel '6.1': the bare lookup is Linux 6.12's alone|$run -s direct --kernel 6.1
 2|--context 'kernel': expected bare or component|$run -s direct --context kernel
 2|--personalities 'ext4'|$run -s null_tested --personalities ext4
@@ -118,6 +121,11 @@ cases=$(cat <<'TABLE'
 2|--cpu 999: not a CPU this process may run on|$suite --group calib --cpu 999
 2|100000 bytes: longer than the 1024 a filter may have|$suite --list-groups --filter "$(head -c 100000 /dev/zero | tr '\0' a)"
 2|--benchmark_out=/dev/full: not a regular file|$suite --group calib --benchmark_out=/dev/full
+2|--benchmark_time_unit=ps: expected ns, us, ms or s|$suite --group calib --benchmark_time_unit=ps
+2|--benchmark_min_warmup_time=-5: expected a number of seconds|$suite --group calib --benchmark_min_warmup_time=-5
+2|a symbolic link; refusing to write through it|ln -sf $tmp/victim $tmp/out-link.json; $suite --group calib --benchmark_out=$tmp/out-link.json
+2|--benchmark_filter=calib: not with --list|$suite --benchmark_filter=calib --list-groups
+2|extra: not with --list|$suite --list-profiles extra
 2|say which --group to run|$suite
 2|--filter '(': |$suite --list --filter '('
 2|no benchmark of group 'calib' matches the filter|$suite --group calib --filter zzz

@@ -87,8 +87,8 @@ void ob_scenario_params(const struct ob_scenario *sc, const struct ob_caches *c,
 
 /*
  * ob_parse_caches - "L1D,L2,LLC" in bytes (K and M suffixes) into @c, for
- * sizing scenarios against another machine's caches (a simulated geometry).
- * Returns 0, or -EINVAL with a message in @err.
+ * sizing scenarios against another machine's caches (a simulated geometry);
+ * 1K <= L1D <= L2 <= LLC.  Returns 0, or -EINVAL with a message in @err.
  */
 int ob_parse_caches(const char *s, struct ob_caches *c, struct ob_err *err);
 

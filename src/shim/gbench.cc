@@ -199,6 +199,20 @@ bool flag_ok(const char *prog, const char *arg)
 			     prog, arg);
 		return false;
 	}
+	if ((v = flag_value(arg, "min_warmup_time"))) {
+		double t = std::strtod(v, &end);
+
+		if (*v && !*end && std::isfinite(t) && t >= 0 && t <= 3600)
+			return true;
+		std::fprintf(stderr, "%s: %s: expected a number of seconds in [0, 3600]\n", prog, arg);
+		return false;
+	}
+	if ((v = flag_value(arg, "time_unit"))) {
+		if (!std::strcmp(v, "ns") || !std::strcmp(v, "us") || !std::strcmp(v, "ms") || !std::strcmp(v, "s"))
+			return true;
+		std::fprintf(stderr, "%s: %s: expected ns, us, ms or s\n", prog, arg);
+		return false;
+	}
 	if ((v = flag_value(arg, "format")) || (v = flag_value(arg, "out_format"))) {
 		if (!std::strcmp(v, "console") || !std::strcmp(v, "json") || !std::strcmp(v, "csv"))
 			return true;
@@ -223,7 +237,11 @@ bool flag_ok(const char *prog, const char *arg)
 			std::fprintf(stderr, "%s: %s: expected a file name\n", prog, arg);
 			return false;
 		}
-		/* What is written is read back and checked: a regular file only. */
+		/* What is written is read back and checked: a regular file only, never through a link. */
+		if (!lstat(v, &st) && S_ISLNK(st.st_mode)) {
+			std::fprintf(stderr, "%s: %s: a symbolic link; refusing to write through it\n", prog, arg);
+			return false;
+		}
 		if (!stat(v, &st) && !S_ISREG(st.st_mode)) {
 			std::fprintf(stderr, "%s: %s: not a regular file\n", prog, arg);
 			return false;
@@ -236,13 +254,15 @@ bool flag_ok(const char *prog, const char *arg)
 
 int ob_gb_init(int *argc, char **argv)
 {
+	const char *prog = std::strrchr(argv[0], '/') ? std::strrchr(argv[0], '/') + 1 : argv[0];
+
 	for (int i = 1; i < *argc; i++)
-		if (!flag_ok(argv[0], argv[i]))
+		if (!flag_ok(prog, argv[i]))
 			return 2;
 	benchmark::Initialize(argc, argv);
 	if (*argc > 1) {
 		for (int i = 1; i < *argc; i++)
-			std::fprintf(stderr, "%s: unknown argument '%s' (see --help)\n", argv[0], argv[i]);
+			std::fprintf(stderr, "%s: unknown argument '%s' (see --help)\n", prog, argv[i]);
 		return 2;
 	}
 	return 0;
