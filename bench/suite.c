@@ -150,7 +150,7 @@ static struct {
 
 /* The --filter, and the command line handed to Google Benchmark: until exit too. */
 static struct ob_gb_filter *filter;
-static char **gb_argv, *filter_flag, **gb_flags;
+static char **gb_argv, *filter_flag;
 
 /* Does @name match the POSIX extended regular expression @re (a valid one)? */
 static bool name_matches(const char *re, const char *name)
@@ -592,8 +592,8 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
 		longopts[i] = flags[i].opt;
 	opterr = 0;
-	/* Owned for the life of the process, as gb_argv that points into it. */
-	a->gb_flags = gb_flags = calloc((size_t)argc, sizeof(char *));
+	/* Owned for the life of the process (main()'s @a is static, for LeakSanitizer). */
+	a->gb_flags = calloc((size_t)argc, sizeof(char *));
 	if (!a->gb_flags) {
 		perror("opsbench-suite");
 		return 1;
@@ -822,7 +822,8 @@ static int run(const char *group, size_t expected, int gb_argc)
 int main(int argc, char **argv)
 {
 	struct suite_cfg cfg = { .profile = PROFILE_QUICK, .pass = 1, .passes = 1 };
-	struct args a = { .pin = -1 };
+	/* Static: what it points to lives until exit, and LeakSanitizer sees it. */
+	static struct args a = { .pin = -1 };
 	size_t expected = 0;
 	char why[256];
 	int ret, gb_argc;
