@@ -25,16 +25,7 @@ scenario=(--scenario "$scenario_name")
 . "$(dirname "$0")/run-folder.sh"
 whole_number REPEAT "$repeat" 1 1000
 whole_number LOOKUPS "$lookups" 1 100000000000
-# DRIVER and SCENARIO checked against the driver's own registry, before
-# make picks (or makes) a results folder.
-if [[ ! -f $driver || ! -x $driver ]]; then
-	echo "perf: DRIVER=$driver: not an executable file (make builds it: make tools)" >&2
-	exit 2
-fi
-if ! err=$(python3 "$(dirname "$0")/registry.py" "$driver" scenario "$scenario_name" 2>&1 >/dev/null); then
-	echo "perf: SCENARIO=$scenario_name: ${err#registry: }" >&2
-	exit 2
-fi
+check_driver_scenario perf "$driver" "$scenario_name"
 [[ ${1:-} == --check ]] && exit 0
 [[ -n $out ]] || { echo "perf: OUT=folder is required" >&2; exit 2; }
 check_out_folder perf "$out"

@@ -183,3 +183,18 @@ run_child() {
 	_child=
 	return $rc
 }
+
+# check_driver_scenario TOOL DRIVER SCENARIO: the driver is an executable
+# file and names SCENARIO in its own registry (opsbench-run --list --json),
+# checked before make picks (or makes) a results folder; exits 2 if not.
+check_driver_scenario() {
+	local tool=$1 driver=$2 scenario=$3 err
+	if [[ ! -f $driver || ! -x $driver ]]; then
+		echo "$tool: DRIVER=$driver: not an executable file (make builds it: make tools)" >&2
+		exit 2
+	fi
+	if ! err=$(python3 "$(dirname "${BASH_SOURCE[0]}")/registry.py" "$driver" scenario "$scenario" 2>&1 >/dev/null); then
+		echo "$tool: SCENARIO=$scenario: ${err#registry: }" >&2
+		exit 2
+	fi
+}
