@@ -23,6 +23,7 @@
 
 #include "opsbench/compiler.h"
 #include "opsbench/rng.h"
+#include "opsbench/tsc.h"
 #include "suite.h"
 
 /* ---- empty loop ---- */
@@ -185,6 +186,47 @@ double ob_cycle_ns(void)
 			ns_per_cycle = ns;
 	}
 	return ns_per_cycle;
+}
+
+/* ---- the host's level: one fixed loop, timed in every lookup process ---- */
+
+#define LEVEL_WORDS	2048	/* 16 KiB: in the L1D of every machine opsbench targets */
+
+/* @passes passes of independent loads and adds over @v: bound by throughput, like a warm lookup loop. */
+static uint64_t level_body(const uint64_t *v, unsigned int passes)
+{
+	uint64_t a = 0, b = 0, c = 0, d = 0;
+
+	for (unsigned int p = 0; p < passes; p++)
+		for (size_t i = 0; i < LEVEL_WORDS; i += 4) {
+			a += v[i] ^ p;
+			b += v[i + 1] + a;
+			c ^= v[i + 2] + p;
+			d += v[i + 3] ^ c;
+		}
+	return a ^ b ^ c ^ d;
+}
+
+double ob_host_level_ns(void)
+{
+	static double level;
+	static uint64_t v[LEVEL_WORDS];
+
+	if (level > 0)
+		return level;
+	for (size_t i = 0; i < LEVEL_WORDS; i++)
+		v[i] = i * 0x9e3779b97f4a7c15ull;
+	/* Seven runs of 16 passes (about 0.1 ms each); the fastest, per word. */
+	for (int r = 0; r < 7; r++) {
+		double t0 = ob_mono_ns(), ns;
+		uint64_t x = level_body(v, 16);
+
+		OPTIMIZER_HIDE_VAR(x);
+		ns = (ob_mono_ns() - t0) / (16.0 * LEVEL_WORDS);
+		if (!(level > 0) || ns < level)
+			level = ns;
+	}
+	return level;
 }
 
 void calib_list(const struct suite_cfg *cfg, struct bench_list *l)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
@@ -23,9 +24,6 @@
 #include "opsbench/strategy.h"
 #include "opsbench/tsc.h"
 #include "suite.h"
-
-/* Shortest sub-sample of the throughput and latency modes, in ns. */
-#define SUB_SAMPLE_NS	20000.0
 
 /*
  * A warm sample is this quantile of its sub-samples' times (see run_sweep()):
@@ -46,14 +44,13 @@ struct lookup_bench;
 /*
  * The benchmarks of one mode of a scenario, measured together once per
  * round, their sub-samples interleaved (run_sweep()); @round is the
- * round last measured (-1: none yet), @rebuilt the round whose trees were
- * last built anew; @warm_pass (cold mode): an untimed pass over the list
- * before each sub-sample.
+ * round last measured (-1: none yet); @warm_pass (cold mode): an untimed
+ * pass over the list before each sub-sample.
  */
 struct sweep {
 	struct lookup_bench **v;
 	size_t n;
-	long round, rebuilt;
+	long round;
 	bool warm_pass;
 };
 
@@ -71,6 +68,7 @@ struct lookup_bench {
 	uint64_t sub_iters;		/* lookups per sub-sample (a divisor of iters) */
 	struct pmu_reading pmu;		/* counters of the last sample */
 	double elapsed_ns;		/* the last sample's time (run_sweep()) */
+	double measured_ns;		/* the last sample's timed sub-samples and untimed passes, wall */
 	struct sweep *sweep;		/* the benchmarks measured with it */
 	size_t cursor;			/* where its next sub-sample starts */
 };
@@ -81,7 +79,6 @@ struct lookup_sample {
 	unsigned int round;
 	unsigned int pass;		/* the process's slice of the rounds (--pass K/N: K) */
 	size_t start;			/* first entry of the lookup list */
-	bool rebuild;			/* build the tree anew before this sample */
 };
 
 /*
@@ -129,46 +126,12 @@ static int refuse_prepare(void *arg, char *msg, size_t len)
 	return -1;
 }
 
-/* A new tree for @b (its memory on other pages).  0 or -errno (@msg says why). */
-static int bench_rebuild(struct lookup_bench *b, char *msg, size_t len)
-{
-	struct ob_tree *old = b->tree;
-	struct ob_err err = { 0 };
-
-	if (b->s->build(&b->sc->wl, &b->tree, &err)) {
-		snprintf(msg, len, "%s", err.msg);
-		b->tree = old;
-		return err.code;
-	}
-	b->s->destroy(old);
-	b->s->memory(b->tree, &b->mem);
-	return 0;
-}
-
-/* Untimed, before a sample: new trees, when due, for every strategy of its sweep. */
-static int sample_prepare(void *arg, char *msg, size_t len)
-{
-	struct lookup_sample *smp = arg;
-	struct sweep *sw = smp->b->sweep;
-	int ret;
-
-	if (!smp->rebuild)
-		return 0;
-	smp->rebuild = false;
-	if (sw->rebuilt == (long)smp->round)
-		return 0;
-	sw->rebuilt = (long)smp->round;
-	for (size_t k = 0; k < sw->n; k++)
-		if ((ret = bench_rebuild(sw->v[k], msg, len)))
-			return ret;
-	return 0;
-}
-
 static struct ob_run bench_run_state(const struct lookup_bench *b, size_t start)
 {
 	return (struct ob_run) {
 		.cursor = start,
 		.mode = b->mode,
+		.context = b->sc->context,
 		.pollute_bytes = b->mode == OB_COLD ? b->sc->pollute : 0,
 		.pollute_buf = b->pollute_buf,
 		.pollute_size = b->sc->pollute,
@@ -224,14 +187,14 @@ static void sample_iters(const struct suite_cfg *cfg, struct lookup_bench *base,
 	if (best > cfg->sample_ns) {
 		/* A pass is longer than a sample: part of the list, in sub-samples. */
 		double per_lookup = best / (double)len;
-		uint64_t sub = (uint64_t)(SUB_SAMPLE_NS / per_lookup) + 1;
+		uint64_t sub = (uint64_t)(cfg->sub_sample_ns / per_lookup) + 1;
 		uint64_t subs = (uint64_t)(cfg->sample_ns / (per_lookup * (double)sub) + 0.5);
 
 		*sub_iters = sub;
 		*iters = (subs ? subs : 1) * sub;
 		return;
 	}
-	uint64_t per_sub = (uint64_t)(SUB_SAMPLE_NS / best) + 1;	/* passes */
+	uint64_t per_sub = (uint64_t)(cfg->sub_sample_ns / best) + 1;	/* passes */
 	uint64_t subs = (uint64_t)(cfg->sample_ns / (best * (double)per_sub) + 0.5);
 
 	if (!subs)
@@ -347,8 +310,10 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 	uint32_t *order = xcalloc(sw->n, sizeof(*order));
 	double *sub_ns = cold ? NULL : xcalloc(sw->n * subs, sizeof(*sub_ns));
 
-	for (size_t k = 0; k < sw->n; k++)
+	for (size_t k = 0; k < sw->n; k++) {
 		sw->v[k]->cursor = smp->start;
+		sw->v[k]->measured_ns = 0;
+	}
 	for (uint64_t j = 0; j < subs; j++) {
 		struct ob_rng rng;
 
@@ -362,6 +327,8 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 			struct pmu_reading reading;
 			double t0, ns;
 
+			double p0 = ob_mono_ns();
+
 			if (pass)
 				sum += untimed_pass(b, len);
 			if (cold)
@@ -370,6 +337,7 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 			t0 = ob_mono_ns();
 			sum += b->s->run(b->tree, &r, b->sub_iters);
 			ns = ob_mono_ns() - t0;
+			b->measured_ns += ob_mono_ns() - p0;
 			pmu_stop(&pmu, &reading);
 			pmu_add(&b->pmu, &reading, j == 0);
 			if (sub_ns)
@@ -404,6 +372,14 @@ static double sample_elapsed(void *arg)
 	return ((struct lookup_sample *)arg)->b->elapsed_ns;
 }
 
+/* Involuntary context switches of this process so far: the host took the CPU away. */
+static double involuntary_switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : (double)ru.ru_nivcsw;
+}
+
 static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 {
 	struct lookup_sample *smp = arg;
@@ -419,6 +395,9 @@ static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 	ob_gb_counter(st, "dentries", (double)b->sc->wl.n_nodes, OB_GB_PLAIN);
 	ob_gb_counter(st, "components_per_lookup", (double)b->sc->params.path_depth, OB_GB_PLAIN);
 	ob_gb_counter(st, "ns_per_cycle", ob_cycle_ns(), OB_GB_PLAIN);
+	ob_gb_counter(st, "host_level_ns", ob_host_level_ns(), OB_GB_PLAIN);
+	ob_gb_counter(st, "measured_ns", b->measured_ns, OB_GB_PLAIN);
+	ob_gb_counter(st, "nivcsw", involuntary_switches(), OB_GB_PLAIN);
 	if (b->mode == OB_COLD) {
 		ob_gb_counter(st, "timer_overhead_ns", ob_ts_overhead_ticks() * ob_ts_ns_per_tick(),
 			      OB_GB_PLAIN);
@@ -553,7 +532,7 @@ static void make_sweeps(struct scenario *sc, struct lookup_bench *benches, size_
 		struct sweep *sw = xcalloc(1, sizeof(*sw));
 
 		sw->v = xcalloc(n, sizeof(*sw->v));
-		sw->round = sw->rebuilt = -1;
+		sw->round = -1;
 		sw->warm_pass = modes[m] == OB_COLD && small;
 		for (size_t k = 0; k < n; k++)
 			if (benches[k].mode == modes[m]) {
@@ -566,11 +545,12 @@ static void make_sweeps(struct scenario *sc, struct lookup_bench *benches, size_
 /*
  * The rounds of this process's slice (--pass), numbered as in the whole
  * run: every benchmark once per round, in an order shuffled anew each
- * round; trees up to twice the L2 (@small) are built anew every round but
- * the slice's first.  The method: docs/method.md#rounds.
+ * round.  The trees are built once per process, so each of make bench's
+ * blocks (a process each) measures its own placement of them in physical
+ * memory.  The method: docs/method.md#rounds and #blocks.
  */
 static void push_rounds(const struct suite_cfg *cfg, struct scenario *sc,
-			struct lookup_bench *benches, size_t n, bool small, struct bench_list *l)
+			struct lookup_bench *benches, size_t n, struct bench_list *l)
 {
 	uint32_t *order = xcalloc(n, sizeof(*order));
 	unsigned int rounds = sc->pollute ? cfg->cold_rounds : cfg->rounds;
@@ -595,10 +575,9 @@ static void push_rounds(const struct suite_cfg *cfg, struct scenario *sc,
 			smp->pass = cfg->pass;
 			/* Whole passes start at 0; anything else where the last round left off. */
 			smp->start = (size_t)(((uint64_t)round * b->iters) % len);
-			smp->rebuild = small && round > first;
 			bench_name(name, sizeof(name), sc, b->s, b->mode);
 			bench_push(l, &(struct ob_gb_bench) {
-				.name = name, .prepare = sample_prepare, .body = sample_body,
+				.name = name, .body = sample_body,
 				.report = sample_report,
 				.elapsed_ns = sample_elapsed,
 				.iterations = b->iters, .arg = smp,
@@ -620,23 +599,38 @@ void lookup_schedule(const struct suite_cfg *cfg, struct scenario *sc, struct be
 	}
 	pmu_open(&pmu, getenv("OPSBENCH_PMU_QUIET") ? NULL : stderr);
 	ob_cycle_ns();
+	ob_host_level_ns();
 	ob_ts_ns_per_tick();
 	ob_ts_overhead_ticks();
 	size_samples(cfg, sc, benches, n);
 	make_sweeps(sc, benches, n, small);
-	push_rounds(cfg, sc, benches, n, small, l);
+	push_rounds(cfg, sc, benches, n, l);
 }
 
 /* ---- the matrix ---- */
 
-/* Fill @sc from its parameters: the group name says every one of them. */
+/* Fill @sc's name from its parameters: the group name says every one of them. */
 static void scenario_name(struct scenario *sc, enum ob_size_class size)
 {
+	int n;
+
 	sc->size_class = ob_size_class_name(size);
-	snprintf(sc->group, sizeof(sc->group),
-		 "lookup/size:%s/dentries:%zu/custom:%u/order:%s/pollute:%zu/depth:%u",
-		 sc->size_class, sc->params.dentries, (unsigned int)(sc->params.custom_share * 100 + 0.5),
-		 lookup_order_name(sc->params.order), sc->pollute, sc->params.path_depth);
+	n = snprintf(sc->group, sizeof(sc->group),
+		     "lookup/size:%s/dentries:%zu/custom:%u/order:%s/pollute:%zu/depth:%u",
+		     sc->size_class, sc->params.dentries, (unsigned int)(sc->params.custom_share * 100 + 0.5),
+		     lookup_order_name(sc->params.order), sc->pollute, sc->params.path_depth);
+	/* The bare lookup names no context (its names are those of earlier runs). */
+	if (sc->context != OB_CTX_BARE && n > 0 && (size_t)n < sizeof(sc->group))
+		snprintf(sc->group + n, sizeof(sc->group) - (size_t)n, "/context:%s/kernel:%s",
+			 ob_context_name(sc->context), ob_context_kernel(sc->context));
+}
+
+/* @sc from the named scenario @one on the machine's caches. */
+static void scenario_from(struct scenario *sc, const struct ob_scenario *one, const struct ob_caches *c)
+{
+	ob_scenario_params(one, c, &sc->params, &sc->pollute);
+	sc->context = one->context;
+	scenario_name(sc, one->size);
 }
 
 size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
@@ -647,12 +641,12 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 
 	if (cfg->scenario) {	/* --scenario NAME: that one */
 		v = xcalloc(1, sizeof(*v));
-		ob_scenario_params(cfg->scenario, &cfg->caches, &v->params, &v->pollute);
-		scenario_name(v, cfg->scenario->size);
+		scenario_from(v, cfg->scenario, &cfg->caches);
 		*out = v;
 		return 1;
 	}
-	v = xcalloc(pr->sizes.n * pr->custom_pct.n * pr->orders.n * pr->depths.n * pr->cold.n, sizeof(*v));
+	v = xcalloc(pr->sizes.n * pr->custom_pct.n * pr->orders.n * pr->depths.n * pr->cold.n +
+		    pr->named.n, sizeof(*v));
 	for (size_t a = 0; a < pr->sizes.n; a++)
 	for (size_t d = 0; d < pr->depths.n; d++)
 	for (size_t b = 0; b < pr->custom_pct.n; b++)
@@ -662,10 +656,18 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out)
 			.size = pr->sizes.v[a], .custom_pct = pr->custom_pct.v[b], .order = pr->orders.v[o],
 			.depth = pr->depths.v[d], .cold = pr->cold.v[p],
 		};
-		struct scenario *sc = &v[n++];
 
-		ob_scenario_params(&one, &cfg->caches, &sc->params, &sc->pollute);
-		scenario_name(sc, pr->sizes.v[a]);
+		scenario_from(&v[n++], &one, &cfg->caches);
+	}
+	for (size_t k = 0; k < pr->named.n; k++) {
+		const struct ob_scenario *one = ob_scenario_find(pr->named.v[k]);
+
+		if (!one) {
+			fprintf(stderr, "opsbench-suite: profile %s names no such scenario: %s\n",
+				pr->name, pr->named.v[k]);
+			exit(1);
+		}
+		scenario_from(&v[n++], one, &cfg->caches);
 	}
 	*out = v;
 	return n;

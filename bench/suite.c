@@ -31,26 +31,51 @@
  * The profiles: the one place that says what each runs.  Calibration and
  * dispatch groups: Google Benchmark's repetitions (randomly interleaved) of
  * min_time seconds each; later --benchmark_* flags win.  Lookup groups: the
- * scenario matrix, and their own rounds of paired samples, each sample
- * about sample_ms long, split over passes processes by make bench.  The
- * method: docs/method.md#rounds and #processes.
+ * scenario matrix and the named scenarios, and their own rounds of paired
+ * samples, each sample about sample_ms long, split into blocks (passes)
+ * that make bench runs until each ratio is pinned.  The method:
+ * docs/method.md#rounds and #blocks.
  */
+
+/* The component context (docs/model.md#context), in every profile but smoke. */
+#define COMPONENT_SCENARIOS	LIST(const char *const, "L1-0pct-component-6.12", \
+				     "L1-10pct-component-6.12", "L1-0pct-component-6.1")
+/*
+ * What a build other than plain runs: dispatch; the L1 and L2 lookup
+ * groups without custom ops; the L1 group with 10% custom ops, uniform and
+ * unpolluted (where static_call and the indirect calls differ), in either
+ * context.
+ */
+#define VARIANT_GROUPS	"^(dispatch$|lookup/size:(L1|L2)/[^/]*/custom:0/|" \
+			"lookup/size:L1/[^/]*/custom:10/order:uniform/pollute:0/)"
+
 const struct profile_info profiles[PROFILE_COUNT] = {
 	[PROFILE_QUICK] = {
-		.name = "quick", .summary = "L1 and L2 sizes: the article's claims (the default)",
+		.name = "quick",
+		.summary = "L1 and L2, uniform order, bare and component context: minutes (the default)",
+		.sizes = LIST(enum ob_size_class, OB_SIZE_L1, OB_SIZE_L2),
+		.custom_pct = LIST(unsigned int, 0, 10),
+		.orders = LIST(enum lookup_order, ORDER_UNIFORM),
+		.depths = LIST(unsigned int, 1),
+		.cold = LIST(bool, false, true),
+		.named = COMPONENT_SCENARIOS,
+		.variant_groups = VARIANT_GROUPS,
+		.rounds = 96, .cold_rounds = 96, .sample_ms = 3.0, .sub_sample_us = 100,
+		.passes = 32, .min_passes = 6, .target_pct = 1.0, .budget_s = 200,
+		.repetitions = 8, .min_time = "0.01",
+	},
+	[PROFILE_STANDARD] = {
+		.name = "standard",
+		.summary = "quick with sorted order too, no time limit: about half an hour",
 		.sizes = LIST(enum ob_size_class, OB_SIZE_L1, OB_SIZE_L2),
 		.custom_pct = LIST(unsigned int, 0, 10),
 		.orders = LIST(enum lookup_order, ORDER_SORTED, ORDER_UNIFORM),
 		.depths = LIST(unsigned int, 1),
 		.cold = LIST(bool, false, true),
-		/*
-		 * Dispatch; the L1 and L2 lookup groups without custom ops; the
-		 * L1 group with 10% custom ops, uniform and unpolluted (where
-		 * static_call and the indirect calls differ).
-		 */
-		.variant_groups = "^(dispatch$|lookup/size:(L1|L2)/[^/]*/custom:0/|"
-				  "lookup/size:L1/[^/]*/custom:10/order:uniform/pollute:0/)",
-		.rounds = 160, .cold_rounds = 160, .sample_ms = 3.0, .passes = 16,
+		.named = COMPONENT_SCENARIOS,
+		.variant_groups = VARIANT_GROUPS,
+		.rounds = 160, .cold_rounds = 160, .sample_ms = 3.0, .sub_sample_us = 100,
+		.passes = 32, .min_passes = 10, .target_pct = 1.0, .budget_s = 0,
 		.repetitions = 20, .min_time = "0.02",
 	},
 	[PROFILE_FULL] = {
@@ -60,8 +85,10 @@ const struct profile_info profiles[PROFILE_COUNT] = {
 		.orders = LIST(enum lookup_order, ORDER_SORTED, ORDER_UNIFORM, ORDER_ZIPF),
 		.depths = LIST(unsigned int, 1, 4),
 		.cold = LIST(bool, false, true),
+		.named = COMPONENT_SCENARIOS,
 		.variant_groups = "^(dispatch$|lookup/)",	/* every group but calib and regulator */
-		.rounds = 160, .cold_rounds = 160, .sample_ms = 3.0, .passes = 16,
+		.rounds = 160, .cold_rounds = 160, .sample_ms = 3.0, .sub_sample_us = 100,
+		.passes = 32, .min_passes = 10, .target_pct = 1.0, .budget_s = 0,
 		.repetitions = 20, .min_time = "0.02",
 	},
 	[PROFILE_SMOKE] = {
@@ -72,7 +99,8 @@ const struct profile_info profiles[PROFILE_COUNT] = {
 		.depths = LIST(unsigned int, 1),
 		.cold = LIST(bool, false),
 		.variant_groups = "^(dispatch$|lookup/)",
-		.rounds = 3, .cold_rounds = 3, .sample_ms = 0.05, .passes = 1,
+		.rounds = 3, .cold_rounds = 3, .sample_ms = 0.05, .sub_sample_us = 20,
+		.passes = 1, .min_passes = 1, .target_pct = 1.0, .budget_s = 0,
 		.repetitions = 2, .min_time = "0.001",
 	},
 };
@@ -319,11 +347,13 @@ static const struct flag {
 	{ { "list-groups",   no_argument,	NULL, 'G' }, NULL,    "print the groups with a matching benchmark, one a line" },
 	{ { "list",	     no_argument,	NULL, 'l' }, NULL,    "print the matching benchmarks of the selected groups" },
 	{ { "list-profiles", no_argument,	NULL, 'L' }, NULL,    "print what each profile runs, as a table, and exit" },
-	{ { "print-passes",  no_argument,	NULL, 'n' }, NULL,    "print the profile's processes per lookup group (make bench's default PASSES) and exit" },
+	{ { "print-passes",  no_argument,	NULL, 'n' }, NULL,    "print the profile's blocks per lookup group, at most (make bench's default PASSES), and exit" },
+	{ { "print-schedule", no_argument,	NULL, 'S' }, NULL,    "print make bench's schedule of the profile, 'BLOCKS MIN_BLOCKS TARGET_PCT BUDGET_S', and exit" },
 	{ { "variant-build", no_argument,	NULL, 'V' }, NULL,    "only the profile's groups that make bench runs in builds other than plain" },
 	{ { "scenario",	     required_argument, NULL, 's' }, "NAME",  "the lookup groups are this named scenario alone (see opsbench-run --list)" },
 	{ { "rounds",	     required_argument, NULL, 'r' }, "N",     "lookup groups: rounds of samples, 2..100000 (default: the profile's)" },
 	{ { "sample-ms",     required_argument, NULL, 'm' }, "MS",    "lookup groups: milliseconds one sample aims at, 0.001..1000 (default: the profile's)" },
+	{ { "sub-sample-us", required_argument, NULL, 'u' }, "US",    "lookup groups: microseconds the shortest warm sub-sample aims at, 1..100000 (default: the profile's)" },
 	{ { "pass",	     required_argument, NULL, 'k' }, "K/N",   "lookup groups: run the K-th of N equal slices of the rounds, 1 <= K <= N <= 64 (default 1/1)" },
 	{ { "cpu",	     required_argument, NULL, 'c' }, "N",     "pin the process to CPU N (default: the highest CPU it may use)" },
 	{ { "no-pin",	     no_argument,	NULL, 'P' }, NULL,    "do not pin the process to one CPU" },
@@ -387,10 +417,10 @@ static const char *profile_names(void)
 static void usage(void)
 {
 	printf("usage: opsbench-suite [--profile P] (--list-groups | --list | --group G) [--filter RE] [--cpu N | --no-pin]\n"
-	       "                      [--scenario NAME] [--rounds N] [--sample-ms MS] [--pass K/N]\n"
+	       "                      [--scenario NAME] [--rounds N] [--sample-ms MS] [--sub-sample-us US] [--pass K/N]\n"
 	       "                      [--benchmark_* flags of Google Benchmark]\n"
 	       "       opsbench-suite --list-profiles\n"
-	       "       opsbench-suite [--profile P] --print-passes\n\n"
+	       "       opsbench-suite [--profile P] (--print-passes | --print-schedule)\n\n"
 	       "Runs one group of opsbench benchmarks, interleaved, through Google Benchmark.\n"
 	       "The profile (%s) sets the groups, the Google Benchmark repetitions\n"
 	       "and min_time of the calib and dispatch groups (random interleaving; flags\n"
@@ -556,10 +586,11 @@ static void run_benchmarks(void *arg)
 /* What the command line asks for, besides @cfg. */
 struct args {
 	const char *group, *spec;
-	bool list, list_groups, list_profiles, print_passes;
+	bool list, list_groups, list_profiles, print_passes, print_schedule;
 	int pin;		/* -1: the highest allowed CPU; -2: none */
 	unsigned int rounds;	/* 0: the profile's */
 	double sample_ms;	/* 0: the profile's */
+	double sub_sample_us;	/* 0: the profile's */
 	int rest;		/* argv[rest...]: Google Benchmark's */
 	char **gb_flags;	/* the flags that are not ours, in order: Google Benchmark's */
 	int n_gb_flags;
@@ -613,17 +644,12 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 					optarg);
 				return EXIT_USAGE;
 			}
-			/* The suite times the bare lookup only, so far. */
-			if (cfg->scenario->context != OB_CTX_BARE) {
-				fprintf(stderr, "opsbench-suite: --scenario '%s': the suite runs the bare context only; run the component context with opsbench-run\n",
-					optarg);
-				return EXIT_USAGE;
-			}
 			break;
 		case 'f': a->spec = optarg; break;
 		case 'G': a->list_groups = true; break;
 		case 'L': a->list_profiles = true; break;
 		case 'n': a->print_passes = true; break;
+		case 'S': a->print_schedule = true; break;
 		case 'V': cfg->variant_build = true; break;
 		case 'c':
 			if (parse_number("cpu", optarg, 0, CPU_SETSIZE - 1, "a CPU number", &num) ||
@@ -641,6 +667,11 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 			if (parse_number("sample-ms", optarg, 0.001, 1000, NULL, &num))
 				return EXIT_USAGE;
 			a->sample_ms = num;
+			break;
+		case 'u':
+			if (parse_number("sub-sample-us", optarg, 1, 100000, NULL, &num))
+				return EXIT_USAGE;
+			a->sub_sample_us = num;
 			break;
 		case 'k':
 			if (parse_pass(optarg, &cfg->pass, &cfg->passes))
@@ -669,6 +700,7 @@ static int set_rounds(struct suite_cfg *cfg, const struct args *a)
 	cfg->rounds = a->rounds ? a->rounds : pr->rounds;
 	cfg->cold_rounds = a->rounds ? a->rounds : pr->cold_rounds;
 	cfg->sample_ns = (a->sample_ms > 0 ? a->sample_ms : pr->sample_ms) * 1e6;
+	cfg->sub_sample_ns = (a->sub_sample_us > 0 ? a->sub_sample_us : pr->sub_sample_us) * 1e3;
 	if (cfg->passes > cfg->rounds || cfg->passes > cfg->cold_rounds) {
 		fprintf(stderr, "opsbench-suite: --pass %u/%u: more slices than the %u rounds\n",
 			cfg->pass, cfg->passes, cfg->rounds < cfg->cold_rounds ? cfg->rounds : cfg->cold_rounds);
@@ -835,7 +867,7 @@ int main(int argc, char **argv)
 	if ((ret = parse_args(argc, argv, &cfg, &a)) >= 0)
 		return ret;
 	ob_read_caches(&cfg.caches, "");
-	if ((a.list_profiles || a.print_passes || a.list_groups || a.list) &&
+	if ((a.list_profiles || a.print_passes || a.print_schedule || a.list_groups || a.list) &&
 	    (a.n_gb_flags || a.rest < argc)) {
 		fprintf(stderr, "opsbench-suite: %s: not with --list, --list-groups, --list-profiles or --print-passes "
 			"(Google Benchmark's flags apply to a run; --filter narrows a list)\n",
@@ -848,6 +880,12 @@ int main(int argc, char **argv)
 	}
 	if (a.print_passes) {
 		printf("%u\n", profiles[cfg.profile].passes);
+		return 0;
+	}
+	if (a.print_schedule) {
+		const struct profile_info *pr = &profiles[cfg.profile];
+
+		printf("%u %u %g %u\n", pr->passes, pr->min_passes, pr->target_pct, pr->budget_s);
 		return 0;
 	}
 	if (set_rounds(&cfg, &a))

@@ -19,6 +19,7 @@
 
 enum profile {
 	PROFILE_QUICK,
+	PROFILE_STANDARD,
 	PROFILE_FULL,
 	PROFILE_SMOKE,
 	PROFILE_COUNT
@@ -44,6 +45,8 @@ struct profile_info {
 	struct { const enum lookup_order *v; size_t n; } orders;
 	struct { const unsigned int *v; size_t n; } depths;
 	struct { const bool *v; size_t n; } cold;
+	/* And these named scenarios (opsbench/scenario.h), after the matrix. */
+	struct { const char *const *v; size_t n; } named;
 	/*
 	 * The groups a build other than plain runs (make bench's other builds),
 	 * as a POSIX extended regular expression over the group names.
@@ -52,7 +55,17 @@ struct profile_info {
 	/* Lookup groups: rounds of one sample per benchmark, warm and cold. */
 	unsigned int rounds, cold_rounds;
 	double sample_ms;		/* lookup groups: milliseconds one sample aims at */
-	unsigned int passes;		/* make bench: processes per lookup group (PASSES=) */
+	double sub_sample_us;		/* lookup groups: shortest warm sub-sample (run_sweep()) */
+	/*
+	 * make bench: a lookup group's rounds are split into @passes blocks,
+	 * each its own process; it runs at least @min_passes of them, and more
+	 * only until every ratio of the group is pinned (a 95% interval within
+	 * +-@target_pct), the @passes are spent or the run's lookup groups
+	 * have taken @budget_s seconds (0: no limit).  docs/method.md#blocks.
+	 */
+	unsigned int passes, min_passes;
+	double target_pct;
+	unsigned int budget_s;
 	/* Calibration and dispatch groups: Google Benchmark's settings. */
 	unsigned int repetitions;	/* samples per benchmark (medians are taken over them) */
 	const char *min_time;		/* seconds per repetition */
@@ -66,6 +79,7 @@ struct suite_cfg {
 	/* Lookup groups: rounds (cold scenarios: cold_rounds), and the time one sample aims at (ns). */
 	unsigned int rounds, cold_rounds;
 	double sample_ns;
+	double sub_sample_ns;	/* the shortest warm sub-sample */
 	/*
 	 * --pass K/N: this process runs the K-th (1-based) of N equal slices of
 	 * those rounds, numbered as in the whole run, so that one scenario's
@@ -109,15 +123,25 @@ void *xcalloc(size_t n, size_t size);
 double ob_cycle_ns(void);
 
 /*
+ * The host's level: ns per word of a fixed throughput-bound loop over
+ * 16 KiB, the fastest of a few runs, measured once per process (calib.c).
+ * Every lookup process reports it (host_level_ns), so that a stretch of
+ * the run in which the host is slow can be told from the strategies'
+ * own times (docs/method.md#the-slow-state-rule).
+ */
+double ob_host_level_ns(void);
+
+/*
  * One lookup scenario: everything but the strategy.  Without pollution it is
  * timed in throughput and latency mode; with pollution in cold mode only
  * (the pollution outside the timed part).
  */
 struct scenario {
-	char group[160];		/* "lookup/size:L1/custom:10/..." */
+	char group[192];		/* "lookup/size:L1/custom:10/..." */
 	const char *size_class;		/* "L1", "L2", "LLC", "DRAM", "tiny" */
 	struct workload_params params;
 	size_t pollute;			/* bytes touched before each lookup */
+	enum ob_context context;	/* what is around each lookup (0: bare) */
 	/* Built when the group is run, shared by its strategies. */
 	bool ready;
 	struct workload wl;
