@@ -229,10 +229,23 @@ deps-bench:
 	@scripts/deps.sh bench $(if $(filter clang%,$(CCNAME)),clang)
 	$(if $(filter full,$(PROFILE)),@scripts/deps.sh kcfi || echo "opsbench: no clang >= 16: PROFILE=full leaves the kcfi build out")
 
-# make bench measures other builds beside this one (plain only, each its own
-# process): quick, retpoline; full, every variant of the architecture (kcfi
-# where a clang >= 16 is installed; rethunk and srso with gcc).
-BENCH_VARIANTS_quick := $(filter retpoline,$(VARIANTS_$(ARCH)))
+# make bench measures one other build beside this one (plain only, each its
+# own process): in quick and standard, the build that matches the running
+# kernel's mitigations (scripts/host-build.sh: srso, rethunk, retpoline or
+# kernel on x86-64), or BENCH_BUILD=<variant> (none: plain alone); full,
+# every variant of the architecture (kcfi where a clang >= 16 is installed;
+# rethunk and srso with gcc).
+HOST_BUILD_LINE	:= $(if $(filter bench bench-run,$(MAKECMDGOALS)),$(shell scripts/host-build.sh $(ARCH)))
+HOST_BUILD_AUTO	:= $(firstword $(HOST_BUILD_LINE))
+# clang builds no return thunks: an srso or rethunk host gets the retpoline build.
+HOST_BUILD_AUTO	:= $(if $(filter clang%,$(CCNAME)),$(patsubst srso,retpoline,$(patsubst rethunk,retpoline,$(HOST_BUILD_AUTO))),$(HOST_BUILD_AUTO))
+BENCH_BUILD	?= $(HOST_BUILD_AUTO)
+ifneq ($(filter-out none $(VARIANTS_$(ARCH)),$(BENCH_BUILD)),)
+$(error BENCH_BUILD=$(BENCH_BUILD): expected none or one of $(VARIANTS_$(ARCH)))
+endif
+HOST_BUILD_WHY	:= $(if $(filter command line environment,$(origin BENCH_BUILD)),BENCH_BUILD=$(BENCH_BUILD) was given,$(wordlist 2,999,$(HOST_BUILD_LINE)))
+BENCH_VARIANTS_quick := $(filter-out none plain,$(BENCH_BUILD))
+BENCH_VARIANTS_standard := $(BENCH_VARIANTS_quick)
 BENCH_VARIANTS_full := $(filter-out plain $(if $(KCFI_CC),,kcfi) $(if $(filter clang%,$(CCNAME)),rethunk srso),\
 			 $(VARIANTS_$(ARCH)))
 BENCH_VARIANTS	:= $(if $(filter plain,$(VARIANT)),$(BENCH_VARIANTS_$(PROFILE)))
@@ -241,7 +254,7 @@ bench_suite	= build/$(ARCH)-$(subst $(CROSS),,$(call bench_cc,$(1)))-$(1)/bin/op
 flags_env	= OB_FLAGS_$(subst -,_,$(1))='$(VARIANT_$(1))' OB_CC_$(subst -,_,$(1))='$(call bench_cc,$(1))'
 
 # The dependency step first, then a new make: one that sees what it installed.
-bench: deps-bench ## measure every strategy (PROFILE=quick|full, FILTER=regex); writes results/<host>-<arch>-<time>/
+bench: deps-bench ## measure every strategy (PROFILE=quick|standard|full, FILTER=regex, BENCH_BUILD=variant|none); writes results/<host>-<arch>-<time>/
 	@$(MAKE) --no-print-directory bench-run
 
 bench-run:
@@ -253,6 +266,7 @@ bench-run:
 	@exec env SUITE=$(SUITE) DRIVER=$(BUILD)/bin/opsbench-run VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
 	 OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
 	 OB_VARIANTS='plain $(BENCH_VARIANTS)' $(foreach v,$(BENCH_VARIANTS),$(call flags_env,$(v))) \
+	 OB_HOST_BUILD='$(BENCH_VARIANTS_$(PROFILE))' OB_HOST_BUILD_WHY='$(subst ','"'"',$(HOST_BUILD_WHY))' \
 	 scripts/bench.sh
 
 repro: deps-bench ## run the L1 and L2 lookup scenarios in two separate runs; print each strategy's ratio in both (FILTER=regex)
@@ -452,7 +466,8 @@ help: ## list the targets and the variables they take
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
 	@echo "           VARIANT=plain|kernel|retpoline|rethunk|srso|ibt|kcfi|bti-pac (code generation; each its own build tree)"
-	@echo "           PROFILE=quick|full  FILTER=regex  PASSES=N (make bench: processes per lookup group; default: the profile's)"
+	@echo "           PROFILE=quick|standard|full  FILTER=regex  PASSES=N BUDGET=S (make bench: most blocks per lookup group, seconds for the lookup groups; default: the profile's)"
+	@echo "           BENCH_BUILD=variant|none (make bench: the build besides plain; default: the one that matches this kernel's mitigations)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"
 	@echo
 	@if [ -x $(SUITE) ]; then echo "profiles (make bench PROFILE=..., from $(SUITE) --list-profiles):"; $(SUITE) --list-profiles; \

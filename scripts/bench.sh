@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
-# bench.sh - run every group of a profile, one opsbench-suite process each,
-# into a new folder results/<host>-<arch>-<yyyymmdd-hhmmss>/.
+# bench.sh - run every group of a profile, one opsbench-suite process per
+# group or block, into a new folder results/<host>-<arch>-<yyyymmdd-hhmmss>/.
 #
-#   SUITE=path/to/opsbench-suite PROFILE=quick|full FILTER=regex [RESULTS=results]
-#       [PASSES=N] [VARIANT_SUITES="retpoline=path/to/its/suite kcfi=..."]
+#   SUITE=path/to/opsbench-suite PROFILE=quick|standard|full FILTER=regex [RESULTS=results]
+#       [PASSES=N] [BUDGET=seconds] [VARIANT_SUITES="retpoline=path/to/its/suite kcfi=..."]
 #       [RUN_DIR_FILE=file: where to write the finished folder's path]
 #       [DRIVER=path/to/opsbench-run: its --list --json goes to registry.json] scripts/bench.sh
 #
 # What a profile runs is the suite's table (opsbench-suite --list-profiles):
-# its groups, and with VARIANT_SUITES (make bench's other builds: the
-# Makefile's BENCH_VARIANTS) the groups those builds run
-# (opsbench-suite --variant-build).  Each group of each build is its own
-# processes: strategies are compared only with strategies of the same build.
+# its groups, and with VARIANT_SUITES (make bench's other builds) the groups
+# those builds run (opsbench-suite --variant-build).  Each group of each
+# build is its own processes: strategies are compared only with strategies
+# of the same build.
 #
-# A lookup group's rounds are split into PASSES slices (default: the
-# profile's, opsbench-suite --print-passes), each its own process
-# (opsbench-suite --pass K/N): the run does slice 1 of every lookup group,
-# then slice 2, and so on, so that each scenario's samples come from several
-# processes spread over the whole run.  Why: docs/method.md#processes.
+# A lookup group runs in blocks (opsbench-suite --pass K/N: a few rounds,
+# one process each), in sweeps: one block of every open group, then the
+# next, so that each group's blocks are spread over the whole run.  After
+# the profile's minimum of blocks, a group stops when every ratio of it is
+# pinned (scripts/blocks.py), when it has had PASSES blocks (the profile's
+# cap by default), or when the lookup groups have taken BUDGET seconds (the
+# profile's; 0: none).  Why: docs/method.md#blocks.
 #
 # The folder is built under a hidden temporary name and renamed when the run
 # is complete, so an earlier run is never overwritten and a half-written one
@@ -33,18 +35,25 @@ filter=${FILTER:-}
 py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 
-# The profile's processes per lookup group, from the suite's table; exit 2: no such profile.
-default_passes=$("$suite" --profile "$profile" --print-passes 2>/dev/null)
+# The profile's schedule, from the suite's table; exit 2: no such profile.
+schedule=$("$suite" --profile "$profile" --print-schedule 2>/dev/null)
 case $? in
 0) ;;
-2) echo "bench: PROFILE='$profile': expected quick or full (or smoke, for tests)" >&2; exit 2 ;;
-*) echo "bench: $suite --print-passes failed: is SUITE an opsbench-suite?" >&2; exit 2 ;;
+2) echo "bench: PROFILE='$profile': expected quick, standard or full (or smoke, for tests)" >&2; exit 2 ;;
+*) echo "bench: $suite --print-schedule failed: is SUITE an opsbench-suite?" >&2; exit 2 ;;
 esac
+read -r default_passes min_blocks target_pct default_budget <<<"$schedule"
 passes=${PASSES:-$default_passes}
 if [[ ! $passes =~ ^[1-9][0-9]?$ ]] || ((passes > 64)); then
 	echo "bench: PASSES='$passes': expected a whole number, 1..64" >&2
 	exit 2
 fi
+budget=${BUDGET:-$default_budget}
+if [[ ! $budget =~ ^[0-9]{1,6}$ ]]; then
+	echo "bench: BUDGET='$budget': expected a whole number of seconds (0: no limit)" >&2
+	exit 2
+fi
+((min_blocks > passes)) && min_blocks=$passes
 if ! "$suite" --profile "$profile" --pass "$passes/$passes" --list-groups >/dev/null; then
 	exit 2
 fi
@@ -55,6 +64,7 @@ fi
 . scripts/run-folder.sh
 claim_run_folder "$results"
 mkdir "$tmp/parts" || exit 2
+. scripts/progress.sh
 
 fail_after() { # what failed: mark the folder, publish it, exit 1
 	echo "$1" >"$tmp/INCOMPLETE"
@@ -74,7 +84,7 @@ finish_incomplete() {
 	fi
 	local by=$1
 	[[ -s $tmp/.stopped-by ]] && by=$(<"$tmp/.stopped-by") && rm -f "$tmp/.stopped-by"
-	printf 'interrupted by %s after %d of %d processes at %s\n' "$by" "$done" "${#jobs[@]}" \
+	printf 'interrupted by %s after %d processes at %s\n' "$by" "$done" \
 		"$(date -Is)" >"$tmp/INCOMPLETE"
 	publish
 	echo "bench: interrupted by $by; the partial run is in $final, marked INCOMPLETE" >&2
@@ -82,7 +92,6 @@ finish_incomplete() {
 }
 done=0
 groups=()
-jobs=()
 child=
 trap 'finish_incomplete SIGINT' INT
 trap 'finish_incomplete SIGTERM' TERM
@@ -111,19 +120,13 @@ if ((${#groups[@]} == 0)); then
 	rm -rf "$tmp"
 	exit 2
 fi
-# The processes, in order: each group that is not a lookup group whole, then
-# slice 1 of every lookup group, slice 2, ...  A job is "index-into-groups pass".
-for i in "${!groups[@]}"; do
-	[[ ${groups[$i]} == lookup/* ]] || jobs+=("$i 1/1")
-done
-for ((p = 1; p <= passes; p++)); do
-	for i in "${!groups[@]}"; do
-		[[ ${groups[$i]} == lookup/* ]] && jobs+=("$i $p/$passes")
-	done
-done
-
 started=$(date +%s)
-echo "bench: profile $profile, ${#groups[@]} groups (lookup groups in $passes slices each: ${#jobs[@]} processes), writing $final" >&2
+lookups=()
+for i in "${!groups[@]}"; do [[ ${groups[$i]} == lookup/* ]] && lookups+=("$i"); done
+limit=
+((budget)) && limit=", the lookup groups within $budget s"
+echo "bench: profile $profile, ${#groups[@]} groups; ${#lookups[@]} lookup groups in blocks (at least $min_blocks," \
+	"at most $passes each, until each ratio is within +-$target_pct%$limit), writing $final" >&2
 "$py" scripts/meta.py --profile="$profile" --filter="$filter" --command="make bench PROFILE=$profile${filter:+ FILTER=$filter}" \
 	>"$tmp/meta.json.part" && mv "$tmp/meta.json.part" "$tmp/meta.json" || fail_after "writing meta.json failed"
 # The strategies and scenarios this build has (the report takes its baselines from it).
@@ -131,31 +134,85 @@ if [[ -n ${DRIVER:-} ]]; then
 	"$DRIVER" --list --json >"$tmp/registry.json" || fail_after "writing registry.json failed"
 fi
 
-for j in "${!jobs[@]}"; do
-	read -r i pass <<<"${jobs[$j]}"
-	g=${groups[$i]}
-	part=$(printf '%s/parts/%04d.json' "$tmp" "$j")
-	label=${labels[$i]}
-	[[ $pass == 1/1 ]] || label="$label, slice $pass"
-	echo "bench: [$((j + 1))/${#jobs[@]}] $label ($(($(date +%s) - started)) s so far)" >&2
-	"${suites[$i]}" --profile "$profile" --group "$g" --pass "$pass" ${filter:+--filter="$filter"} \
-		--benchmark_out="$part.part" --benchmark_out_format=json >>"$tmp/console.txt" &
+# run_block I K N: group I's block K of N (1/1: a group that is not a
+# lookup group), into parts/I/K.json; one line of parts/schedule.tsv.
+run_block() {
+	local i=$1 k=$2 n=$3 g=${groups[$1]} dir="$tmp/parts/$1" t0 t1 rc
+	mkdir -p "$dir" || fail_after "cannot create $dir"
+	t0=$(date +%s.%N)
+	"${suites[$i]}" --profile "$profile" --group "$g" --pass "$k/$n" ${filter:+--filter="$filter"} \
+		--benchmark_out="$dir/$k.json.part" --benchmark_out_format=json >>"$tmp/console.txt" 2>"$dir/$k.err" &
 	child=$!
 	wait "$child" || {
 		rc=$?
 		((rc > 128)) && wait # a signal: let the trap run
-		echo "bench: group '$g' (slice $pass) failed (exit $rc); see $tmp/console.txt" >&2
-		echo "group '$g' (slice $pass) failed with exit status $rc" >"$tmp/INCOMPLETE"
+		progress_done
+		grep -v '^\[[0-9]*/[0-9]*\] ' "$dir/$k.err" | tail -5 >&2
+		echo "bench: group '$g' (block $k/$n) failed (exit $rc); see $tmp/console.txt" >&2
+		echo "group '$g' (block $k/$n) failed with exit status $rc" >"$tmp/INCOMPLETE"
 		publish
 		exit 1
 	}
 	child=
-	mv "$part.part" "$part"
-	done=$((j + 1))
+	# The suite's own lines (its progress per benchmark) go to the console file;
+	# what else it said (a note on the PMU, a skipped benchmark) to stderr too.
+	grep -v '^\[[0-9]*/[0-9]*\] ' "$dir/$k.err" >&2
+	cat "$dir/$k.err" >>"$tmp/console.txt" && rm -f "$dir/$k.err"
+	t1=$(date +%s.%N)
+	mv "$dir/$k.json.part" "$dir/$k.json"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$i" "$k" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
+		"${labels[$i]}" >>"$tmp/parts/schedule.tsv"
+	done=$((done + 1))
 	export OPSBENCH_PMU_QUIET=1 # the first group said what the PMU cannot count
+}
+
+# The groups that are not lookup groups, whole.
+for i in "${!groups[@]}"; do
+	[[ ${groups[$i]} == lookup/* ]] && continue
+	progress "${labels[$i]}" "$(($(date +%s) - started))" ""
+	run_block "$i" 1 1
 done
 
+# The lookup groups in sweeps: block k of every open group, until each is
+# pinned, capped or the budget spent.
+open=("${lookups[@]}")
+declare -A blocks=() status=()
+lookup_start=$(date +%s)
+for ((k = 1; k <= passes && ${#open[@]}; k++)); do
+	for i in "${open[@]}"; do
+		spent=$(($(date +%s) - lookup_start))
+		if ((budget && spent >= budget && k > min_blocks)); then
+			status[$i]=budget
+			continue
+		fi
+		progress "${labels[$i]}, block $k" "$(($(date +%s) - started))" \
+			"$(eta "$spent" "$k" "${#open[@]}")"
+		run_block "$i" "$k" "$passes"
+		blocks[$i]=$k
+	done
+	((k < min_blocks)) && continue
+	judged=$("$py" scripts/blocks.py "$tmp/parts" --target "$target_pct" --min "$min_blocks" "${open[@]}") ||
+		fail_after "judging the blocks failed"
+	next=()
+	while read -r i kept widest state; do
+		[[ ${status[$i]:-} == budget ]] && continue
+		status[$i]=$state
+		[[ $state == open ]] && ((k < passes)) && next+=("$i")
+	done <<<"$judged"
+	open=("${next[@]}")
+	spent=$(($(date +%s) - lookup_start))
+	((budget && spent >= budget)) && open=()
+done
+progress_done
+echo "bench: lookup groups done in $(($(date +%s) - lookup_start)) s" >&2
+
+for i in "${lookups[@]}"; do
+	printf '%s\t%s\t%s\t%s\n' "$i" "${blocks[$i]:-0}" "${status[$i]:-open}" "${labels[$i]}"
+done >"$tmp/parts/groups.tsv"
 "$py" scripts/merge.py "$tmp/parts" "$tmp/benchmarks.json" || fail_after "merging the groups failed"
+"$py" scripts/meta.py --update="$tmp/meta.json" --elapsed="$(($(date +%s) - started))" \
+	--schedule="$tmp/parts" --budget="$budget" || fail_after "updating meta.json failed"
+rm -rf "$tmp/parts"
 "$py" scripts/summary.py "$tmp" || fail_after "writing the summary failed"
 elapsed=$(($(date +%s) - started))
 "$py" scripts/meta.py --update="$tmp/meta.json" --elapsed="$elapsed" || fail_after "updating meta.json failed"

@@ -2,10 +2,13 @@
 """meta.py - describe the machine, build and run behind a results folder.
 
     meta.py --profile P --filter F --command CMD > meta.json
-    meta.py --update meta.json --elapsed SECONDS
+    meta.py --update meta.json --elapsed SECONDS [--schedule PARTS_DIR --budget S]
 
 --update requires --elapsed (a whole number of seconds, at least 0); bad
-usage or an unreadable meta.json: exit status 2.
+usage or an unreadable meta.json: exit status 2.  It also records the
+host's load at the end (host_load.end; describe() records its start), and
+with --schedule what make bench's scheduler did (PARTS_DIR/schedule.tsv,
+one line per process, and PARTS_DIR/groups.tsv, one per lookup group).
 
 Everything is read from the system (procfs, sysfs, git, the compiler); what
 cannot be read is recorded as null, never guessed.  The compiler and flags
@@ -134,6 +137,32 @@ def measured_mhz(folder):
     return round(8 / ns * 1000, 1) if ns > 0 else None
 
 
+def host_load():
+    """The host's load now: /proc/loadavg and the CPU time counters of
+    /proc/stat's "cpu" line (in ticks), from which two snapshots give the
+    share of time stolen by the hypervisor and spent busy."""
+    stat = (read_text("/proc/stat") or "").split("\n", 1)[0].split()
+    names = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+    ticks = dict(zip(names, (int(x) for x in stat[1:9]))) if stat[:1] == ["cpu"] else None
+    return {"loadavg": read_text("/proc/loadavg"), "ticks": ticks}
+
+
+def read_schedule(parts, budget):
+    """What make bench's scheduler did, from its two files under @parts."""
+    def rows(name):
+        with open(os.path.join(parts, name), encoding="utf-8") as f:
+            return [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    walls = {}
+    for i, _k, _n, wall, _label in rows("schedule.tsv"):
+        walls.setdefault(i, []).append(float(wall))
+    groups = [{"group": label, "blocks": int(n), "state": state, "wall_s": round(sum(walls.get(i, [])), 3)}
+              for i, n, state, label in rows("groups.tsv")]
+    lookup = {g_i for g_i, *_ in rows("groups.tsv")}
+    return {"budget_s": budget, "lookup_groups": groups,
+            "lookup_wall_s": round(sum(sum(v) for i, v in walls.items() if i in lookup), 3),
+            "other_wall_s": round(sum(sum(v) for i, v in walls.items() if i not in lookup), 3)}
+
+
 def describe(args):
     gov = read_text("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
     variants = (os.environ.get("OB_VARIANTS") or "plain").split()
@@ -154,6 +183,10 @@ def describe(args):
         "transparent_hugepage": read_text("/sys/kernel/mm/transparent_hugepage/enabled"),
         "perf_event_paranoid": read_text("/proc/sys/kernel/perf_event_paranoid"),
         "load_average": read_text("/proc/loadavg"),
+        "host_load": {"start": host_load(), "end": None},
+        # The build make bench chose besides plain, and why (scripts/host-build.sh).
+        "host_build": {"variant": os.environ.get("OB_HOST_BUILD") or None,
+                       "why": os.environ.get("OB_HOST_BUILD_WHY") or None},
         "cc": compiler("OB_CC", "gcc"),
         "cxx": compiler("OB_CXX", "g++"),
         "cflags": os.environ.get("OB_CFLAGS"),
@@ -181,6 +214,8 @@ def main():
     ap.add_argument("--command")
     ap.add_argument("--update", metavar="META_JSON")
     ap.add_argument("--elapsed", type=int)
+    ap.add_argument("--schedule", metavar="PARTS_DIR")
+    ap.add_argument("--budget", type=int, default=0)
     args = ap.parse_args()
     if args.update is not None and args.elapsed is None:
         ap.error("--update needs --elapsed SECONDS (the run's elapsed time; it is never nulled)")
@@ -199,6 +234,13 @@ def main():
         if not isinstance(meta, dict):
             refuse(f"{args.update}: not a JSON object")
         meta["elapsed_s"] = args.elapsed
+        if isinstance(meta.get("host_load"), dict) and meta["host_load"].get("end") is None:
+            meta["host_load"]["end"] = host_load()
+        if args.schedule:
+            try:
+                meta["schedule"] = read_schedule(args.schedule, args.budget)
+            except (OSError, ValueError) as e:
+                refuse(f"{args.schedule}: not make bench's schedule ({e})")
         folder = os.path.dirname(args.update) or "."
         if isinstance(meta.get("cpu"), dict) and os.path.exists(benchmarks.benchmarks_file(folder)):
             meta["cpu"]["mhz_measured"] = measured_mhz(folder)

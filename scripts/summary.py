@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import benchmarks, plumbing, regulator_report  # noqa: E402
+from lib import benchmarks, plumbing, regulator_report, runstate  # noqa: E402
 from lib.runfolder import InputError, load_run  # noqa: E402
 from lib.sections import calibration_section, dispatch_section, lookup_section  # noqa: E402
 
@@ -29,6 +29,7 @@ def main(argv):
     try:
         data = load_run(argv[1])
         lookups = lookup_section(data)
+        head = runstate.run_section(data) + "\n" + runstate.headline_section(data)
     except (InputError, benchmarks.ResultsError) as e:
         print(f"summary: {e}", file=sys.stderr)
         sys.exit(2)
@@ -37,6 +38,7 @@ def main(argv):
         "paired ratios to the baseline (see the method below); dispatch and calibration: medians over "
         "repetitions of Google Benchmark real time. `make report` adds plots and the article's "
         "claims.\n",
+        head,
         lookups,
         dispatch_section(data["results"]),
         regulator_report.regulator_section(data["results"]),

@@ -113,7 +113,7 @@ cases=$(cat <<'TABLE'
 2|--cpu '-1': expected a CPU number|$suite --group calib --cpu -1
 2|cannot run a workload with custom ops|$run -s direct --custom 0.5
 2|fewer than path_depth=4|$run -s direct --dentries 3 --depth 4
-2|--profile 'fast': expected quick, full or smoke|$suite --profile fast --list-groups
+2|--profile 'fast': expected quick, standard, full or smoke|$suite --profile fast --list-groups
 2|unknown argument '--no-such-flag'|$suite --group calib --no-such-flag
 2|unknown argument '--benchmark_repetitons=3'|$suite --group calib --benchmark_repetitons=3
 2|--group 'nosuch': no such group|$suite --group nosuch
@@ -129,9 +129,11 @@ cases=$(cat <<'TABLE'
 2|say which --group to run|$suite
 2|--filter '(': |$suite --list --filter '('
 2|no benchmark of group 'calib' matches the filter|$suite --group calib --filter zzz
-2|PROFILE='fast': expected quick or full|SUITE=$suite PROFILE=fast scripts/bench.sh
+2|PROFILE='fast': expected quick, standard or full|SUITE=$suite PROFILE=fast scripts/bench.sh
 2|PASSES='0': expected a whole number, 1..64|SUITE=$suite PASSES=0 scripts/bench.sh
 2|PASSES='two': expected a whole number, 1..64|SUITE=$suite PASSES=two scripts/bench.sh
+2|BUDGET='5m': expected a whole number of seconds|SUITE=$suite BUDGET=5m scripts/bench.sh
+2|BENCH_BUILD=fast: expected none or one of|make --no-print-directory bench BENCH_BUILD=fast
 2|--pass 4/4: more slices than the 3 rounds|SUITE=$suite PROFILE=smoke PASSES=4 scripts/bench.sh
 2|--pass '1/2/3': expected K/N|$suite --pass 1/2/3 --list-groups
 2|--pass '100/100': expected K/N with 1 <= K <= N <= 64|$suite --pass 100/100 --list-groups
@@ -162,7 +164,7 @@ cases=$(cat <<'TABLE'
 1|opsbench-run: cannot write the output: No space left on device|$run -s direct --dentries 64 --lookups 100 >/dev/full
 1|opsbench-suite: cannot write the output: No space left on device|$suite --list >/dev/full
 2|are the same folder|make --no-print-directory compare A=$tmp/run B=$tmp/run
-2|PROFILE='quick x': expected quick or full|make --no-print-directory bench PROFILE='quick x'
+2|PROFILE='quick x': expected quick, standard or full|make --no-print-directory bench PROFILE='quick x'
 2|--pollute 'K': expected bytes|$run -s direct --pollute K
 2|--seed ' -1': expected a whole number|$run -s direct --seed ' -1'
 2|names must have at least 2 bytes to be distinct|$run -s direct --name-min 1 --name-max 1

@@ -23,11 +23,11 @@ interrupt() { # signal
 	local sig=$1 pid rc partial
 	rm -rf "$tmp/results"/vm-* "$tmp/results"/*-*-2* 2>/dev/null
 	# The calibration group takes seconds: long enough to be interrupted mid-group.
-	SUITE=$suite PROFILE=quick FILTER='calib/chase' RESULTS=$tmp/results scripts/bench.sh \
+	SUITE=$suite PROFILE=standard FILTER='calib/chase' RESULTS=$tmp/results scripts/bench.sh \
 		>"$tmp/log.$sig" 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do # wait until the first group is running
-		grep -q '\[1/' "$tmp/log.$sig" && break
+		grep -q '] calib' "$tmp/log.$sig" && break
 		sleep 0.1
 	done
 	sleep 1
@@ -53,7 +53,7 @@ interrupt() { # signal
 	else
 		bad "SIG$sig: the report did not refuse it: $out"
 	fi
-	if pgrep -f "$suite --profile quick --group" >/dev/null; then
+	if pgrep -f "$suite --profile standard --group" >/dev/null; then
 		bad "SIG$sig: an opsbench-suite process is still running"
 	else
 		ok "SIG$sig: no benchmark process left running"
@@ -101,11 +101,11 @@ fi
 make_interrupt() { # signal [what else: words for the messages]
 	local sig=$1 what="${2:+ ($2)}" pid rc partial
 	rm -rf "$tmp/results"/*-*-2* 2>/dev/null
-	RESULTS=$tmp/results make --no-print-directory bench PROFILE=quick FILTER='calib/chase' \
+	RESULTS=$tmp/results make --no-print-directory bench PROFILE=standard FILTER='calib/chase' \
 		SUITE="$suite" TOOLS= BENCH_VARIANTS= >"$tmp/mlog.$sig" 2>&1 &
 	pid=$!
 	for _ in $(seq 300); do
-		grep -q '\[1/' "$tmp/mlog.$sig" && break
+		grep -q '] calib' "$tmp/mlog.$sig" && break
 		sleep 0.1
 	done
 	sleep 0.5

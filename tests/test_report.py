@@ -375,7 +375,7 @@ class TestStatistics(unittest.TestCase):
         quiet = [4.2 + 0.04 * (k - 4.5) for k in range(10)]
         a, b = self._procs([(9.0, quiet)] * 5 + [(15.0, [3.2] * 10)] * 3)
         q = stats.quiet_processes([a, b])
-        self.assertEqual(q, {"kept": {1.0, 2.0, 3.0, 4.0, 5.0}, "processes": 8})
+        self.assertEqual(q, {"kept": {1.0, 2.0, 3.0, 4.0, 5.0}, "processes": 8, "host_slow": 0})
         pooled = stats.paired(a, b)
         self.assertLess(pooled["ratio"], 4.17)
         p = stats.paired(a, b, q)

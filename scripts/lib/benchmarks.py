@@ -37,29 +37,30 @@ def benchmarks_file(folder):
     return packed if os.path.lexists(packed) else plain
 
 
-def read_benchmarks(path):
+def read_benchmarks(path, raw=False):
     """The Google Benchmark JSON document at @path, a results folder
     (benchmarks_file()) or a file, gzip-compressed where its name ends in
     .gz.  The one place the scripts open a benchmarks file, through
-    plumbing's safe reads (a regular file, a size limit, a depth limit):
+    plumbing's safe reads (a regular file, a size limit, a depth limit;
+    @raw: Google Benchmark's own output, whose NaN read as null):
     ResultsError names the file actually read; a folder holding both
     benchmarks.json and benchmarks.json.gz is refused."""
     if os.path.isdir(path):
         path = benchmarks_file(path)
     try:
         data = plumbing.read_gzip(path) if path.endswith(".gz") else plumbing.read_bytes(path)
-        return plumbing.parse_json(path, data)
+        return plumbing.parse_json(path, data, nan_as_null=raw)
     except FileNotFoundError as e:
         raise ResultsError(f"{path}: {e.strerror}") from None
     except plumbing.ReadError as e:
         raise ResultsError(str(e)) from None
 
 
-def load_gb(path):
+def load_gb(path, raw=False):
     """{name: {"samples": [ns...], "counters": {...}}}, and {name: error
     message} of the benchmarks that failed, from the Google Benchmark JSON
     of read_benchmarks(@path) (a results folder or a file)."""
-    data = read_benchmarks(path)
+    data = read_benchmarks(path, raw)
     if os.path.isdir(path):
         path = benchmarks_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
@@ -111,6 +112,16 @@ def load_gb(path):
                 entry["counters"].setdefault(k, []).append(float(v))
     if not out:
         raise ResultsError(f"{path}: no benchmark results in its 'benchmarks' list: nothing to report")
+    # The run's quiet host level, for the run-wide slow-phase rule (stats.quiet_processes()):
+    # one level per process (its samples all carry it).
+    levels = {(name.split("/mode:")[-1].split("/", 1)[-1], p): h for name, e in out.items()
+              for p, h in zip(e["counters"].get("pass", ()), e["counters"].get("host_level_ns", ()))
+              if h > 0}
+    if levels:
+        from .stats import host_floor
+        floor = host_floor(levels.values())
+        for e in out.values():
+            e["host_floor"] = floor
     return out, skipped
 
 

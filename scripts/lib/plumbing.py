@@ -214,16 +214,19 @@ def _no_constant(name):
     raise _NotANumber(name)
 
 
-def parse_json(path, text):
+def parse_json(path, text, nan_as_null=False):
     """json.loads(@text), or ReadError naming @path: not JSON, a key twice
     in one object (which would count is a guess: the last, silently), NaN or
-    Infinity (not JSON, though Python writes them), or nested deeper than
-    the interpreter's recursion limit (about 1000 levels).  The one JSON
-    reading path of the scripts."""
+    Infinity (not JSON, though Python writes them; with @nan_as_null they
+    read as None: Google Benchmark writes NaN for the coefficient of
+    variation of a counter that is always 0, and its raw output is read so),
+    or nested deeper than the interpreter's recursion limit (about 1000
+    levels).  The one JSON reading path of the scripts."""
     if isinstance(text, bytes):
         text = decode(path, text)
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_unique_keys,
+                          parse_constant=(lambda _: None) if nan_as_null else _no_constant)
     except _DuplicateKey as e:
         raise ReadError(f"{path}: the key {e.args[0]!r} appears twice in one object; "
                         "refusing to guess which one counts") from None
@@ -235,9 +238,9 @@ def parse_json(path, text):
         raise ReadError(f"{path}: not valid JSON ({e})") from None
 
 
-def read_json_file(path, limit_mib=READ_LIMIT_MIB):
+def read_json_file(path, limit_mib=READ_LIMIT_MIB, nan_as_null=False):
     """A JSON file read safely: read_bytes(), decode(), parse_json()."""
-    return parse_json(path, read_bytes(path, limit_mib))
+    return parse_json(path, read_bytes(path, limit_mib), nan_as_null)
 
 
 # The first line of the INCOMPLETE marker that scripts/results-dir.sh writes

@@ -102,7 +102,7 @@ def lookup_section(data):
                 rel = "1 (baseline)"
             elif pr:
                 rel = (f"{pr['ratio']:.3f} [{pr['ratio_ci'][0]:.3f}, {pr['ratio_ci'][1]:.3f}]" +
-                       ("" if pr["differs"] else " ~"))
+                       ("" if pr["differs"] else " ~") + ("" if stats.pinned(pr) else " (not pinned)"))
             else:
                 rel = "n/a"
             row = [s, fmt(st["p10"]), fmt(st["min"]), fmt(st["median"]),
@@ -121,7 +121,8 @@ def lookup_section(data):
         aside = ""
         if pr and pr["set_aside"]:
             aside = (f" The ratios come from {pr['processes']} of {pr['processes'] + pr['set_aside']} "
-                     f"processes: {pr['set_aside']} ran in the host's slow state and are set aside.")
+                     f"processes: {pr['set_aside']} ran in the host's slow state and are set aside"
+                     + (f" ({pr['host_slow']} by the run-wide rule)." if pr.get("host_slow") else "."))
         _, args = benchmarks.parse_name("x/" + sc)
         level = ""
         try:

@@ -160,20 +160,62 @@ def _passes(entry):
 # the two clusters of process levels the host shows (docs/method.md#the-slow-state-rule).
 QUIET_SLACK = 1.3
 
+# Run-wide: a process whose host level (host_level_ns, one fixed loop timed
+# in every lookup process, bench/calib.c) is more than this many times the
+# run's lowest ran while the host was slow for everything, and is set aside
+# from every scenario.  The host's slow phase raises the level 1.4-1.9x;
+# quiet processes stay within a few percent of the floor
+# (docs/method.md#the-slow-state-rule).
+HOST_SLACK = 1.25
+
+
+def host_floor(levels):
+    """The run's quiet host level from every process's (@levels): their 10th
+    percentile, or the lowest of fewer than ten.  Not the minimum: one
+    process that drew a fast moment would move every threshold."""
+    levels = sorted(levels)
+    if not levels:
+        return None
+    return percentile(levels, 0.10) if len(levels) >= 10 else levels[0]
+
+
+def host_slow(levels, floor=None, slack=HOST_SLACK):
+    """The keys of @levels ({process: host level}) more than @slack times
+    @floor (default: host_floor() of @levels): the processes that ran while
+    the host was slow."""
+    if not levels:
+        return set()
+    floor = host_floor(levels.values()) if floor is None else floor
+    return {p for p, v in levels.items() if floor > 0 and v > slack * floor}
+
+
+def _host_levels(entries):
+    """{pass: host_level_ns} of a scenario's entries, {} where they carry none."""
+    out = {}
+    for e in entries:
+        levels, passes = e["counters"].get("host_level_ns"), e["counters"].get("pass")
+        if levels and passes and len(levels) == len(passes):
+            for p, h in zip(passes, levels):
+                out[p] = h
+    return out
+
 
 def quiet_processes(entries, slack=QUIET_SLACK):
     """Which processes of a scenario measured it with the host in its quiet
     state.  @entries: every strategy's load_gb entry of one scenario (with
-    "round" and "pass" counters).  A process's level is the geometric mean,
-    over the strategies, of its median sample; a process whose level is more
-    than @slack times the lowest is set aside.  The host's slow phases slow
-    memory-bound work more than a fixed cost such as a retpoline's, so a
-    ratio measured in them is not the quiet machine's ratio.  Like the
-    minimum as a location, the quiet state is the one a second run can find
-    again.
-    Returns {"kept": set of passes, "processes": how many measured}, or None
-    where the samples carry no process (a "pass" counter) or one process
-    measured them all."""
+    "round" and "pass" counters).  First the run-wide rule: a process whose
+    host level is more than HOST_SLACK times the run's quiet level (each
+    entry's "host_floor", set by load_gb(): stats.host_floor()) is set aside.  Then the scenario's own:
+    a process's level is the geometric mean, over the strategies, of its
+    median sample; a process whose level is more than @slack times the
+    lowest is set aside.  The host's slow phases slow memory-bound work more
+    than a fixed cost such as a retpoline's, so a ratio measured in them is
+    not the quiet machine's ratio.  Like the minimum as a location, the quiet
+    state is the one a second run can find again.
+    Returns {"kept": set of passes, "processes": how many measured,
+    "host_slow": how many the run-wide rule set aside}, or None where the
+    samples carry no process (a "pass" counter) or one process measured them
+    all."""
     logs = {}
     for e in entries:
         rounds, passes = e["counters"].get("round"), e["counters"].get("pass")
@@ -189,10 +231,12 @@ def quiet_processes(entries, slack=QUIET_SLACK):
             logs.setdefault(p, []).append(math.log(m))
     if len(logs) < 2:
         return None
-    level = {p: statistics.fmean(v) for p, v in logs.items()}
-    floor = min(level.values())
+    floors = [e.get("host_floor") for e in entries if e.get("host_floor")]
+    slow = host_slow(_host_levels(entries), floors[0] if floors else None) & set(logs)
+    level = {p: statistics.fmean(v) for p, v in logs.items() if p not in slow}
+    floor = min(level.values()) if level else 0.0
     kept = {p for p, v in level.items() if v - floor <= math.log(slack)}
-    return {"kept": kept, "processes": len(level)}
+    return {"kept": kept, "processes": len(logs), "host_slow": len(slow)}
 
 
 def paired(base, other, quiet=None):
@@ -235,4 +279,18 @@ def paired(base, other, quiet=None):
                                                groups=groups if processes > 1 else None)
     return {"ratio": r0, "ratio_ci": (rlo, rhi), "diff_ns": d0, "diff_ci": (dlo, dhi),
             "mde_ns": 2.8 * dse, "n": len(common), "processes": processes,
-            "set_aside": set_aside, "differs": not (rlo <= 1.0 <= rhi)}
+            "set_aside": set_aside, "host_slow": (quiet or {}).get("host_slow", 0),
+            "half_pct": 100 * (rhi - rlo) / 2 / r0 if r0 > 0 else float("inf"),
+            "differs": not (rlo <= 1.0 <= rhi)}
+
+
+# A ratio is pinned when its 95% interval reaches no further than this
+# many percent from it on either side (make bench's target,
+# docs/method.md#blocks).
+PIN_PCT = 1.0
+
+
+def pinned(p, target=PIN_PCT):
+    """Whether the paired() comparison @p is pinned: its interval's
+    half-width at most @target percent of the ratio."""
+    return bool(p) and p["half_pct"] <= target
