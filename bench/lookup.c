@@ -26,6 +26,17 @@
 #include "suite.h"
 
 /*
+ * A pass over the list at least this long (ns) is a sub-sample by itself,
+ * and so is a part of the list this long where one pass is longer than a
+ * sample.  Shorter passes are grouped into sub-samples of the profile's
+ * sub_sample_us: each sub-sample re-enters its tree (two mremap calls and a
+ * TLB refill, about 30 us here), which longer sub-samples amortise.  Passes
+ * of 20 us or more already amortise it; grouping them made the quantile of
+ * a sample coarser (docs/method.md#warm-samples).
+ */
+#define SUB_SAMPLE_PASS_NS	20000.0
+
+/*
  * A warm sample is this quantile of its sub-samples' times (see run_sweep()):
  * low, so that interrupts and a neighbour's bursts stay out of it, but not
  * the minimum (docs/method.md#warm-samples).
@@ -187,14 +198,15 @@ static void sample_iters(const struct suite_cfg *cfg, struct lookup_bench *base,
 	if (best > cfg->sample_ns) {
 		/* A pass is longer than a sample: part of the list, in sub-samples. */
 		double per_lookup = best / (double)len;
-		uint64_t sub = (uint64_t)(cfg->sub_sample_ns / per_lookup) + 1;
+		uint64_t sub = (uint64_t)(SUB_SAMPLE_PASS_NS / per_lookup) + 1;
 		uint64_t subs = (uint64_t)(cfg->sample_ns / (per_lookup * (double)sub) + 0.5);
 
 		*sub_iters = sub;
 		*iters = (subs ? subs : 1) * sub;
 		return;
 	}
-	uint64_t per_sub = (uint64_t)(cfg->sub_sample_ns / best) + 1;	/* passes */
+	uint64_t per_sub = best >= SUB_SAMPLE_PASS_NS ? 1 :			/* passes */
+			   (uint64_t)(cfg->sub_sample_ns / best) + 1;
 	uint64_t subs = (uint64_t)(cfg->sample_ns / (best * (double)per_sub) + 0.5);
 
 	if (!subs)
