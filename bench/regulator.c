@@ -26,6 +26,7 @@
  * ns-scale comparison).  Every other path asks none (delay:none).
  */
 #include <stdio.h>
+#include <sys/resource.h>
 #include <string.h>
 
 #include "opsbench/compiler.h"
@@ -64,7 +65,16 @@ struct reg_bench {
 	/* the counters at the start of the last run, and its time */
 	uint64_t reads0, writes0, bus_ns0, delay_us0;
 	double elapsed_ns;
+	long preempted;		/* involuntary context switches during the last run */
 };
+
+/* Involuntary context switches of this process so far. */
+static long nivcsw(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_nivcsw;
+}
 
 static int reg_prepare(void *arg, char *msg, size_t len)
 {
@@ -106,6 +116,7 @@ static uint64_t reg_body(void *arg, uint64_t iters)
 	b->writes0 = b->regs.writes;
 	b->bus_ns0 = b->regs.bus_ns;
 	b->delay_us0 = b->delay.requested_us;
+	b->preempted = nivcsw();
 	t0 = ob_mono_ns();
 	if (b->c->enable) {
 		for (uint64_t i = 0; i < iters; i++) {
@@ -122,6 +133,7 @@ static uint64_t reg_body(void *arg, uint64_t iters)
 		}
 	}
 	b->elapsed_ns = ob_mono_ns() - t0;
+	b->preempted = nivcsw() - b->preempted;
 	return sum;
 }
 
@@ -141,6 +153,8 @@ static void reg_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 	ob_gb_counter(st, "writes", (double)(b->regs.writes - b->writes0) / n, OB_GB_PLAIN);
 	ob_gb_counter(st, "bus_us", (double)(b->regs.bus_ns - b->bus_ns0) / 1e3 / n, OB_GB_PLAIN);
 	ob_gb_counter(st, "delay_us", (double)(b->delay.requested_us - b->delay_us0) / n, OB_GB_PLAIN);
+	/* The host took the CPU during this sample: a waited path's time then says nothing. */
+	ob_gb_counter(st, "preempted", (double)b->preempted, OB_GB_PLAIN);
 	ob_gb_label(st, b->s->name);
 }
 

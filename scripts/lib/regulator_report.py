@@ -40,16 +40,35 @@ def _per_call(entry, name):
     return stats.percentile(vals, 0.5) if vals else None
 
 
+# A benchmark is measurable only when at least this many of its samples ran
+# without the host taking the CPU (the "preempted" counter) and they are at
+# least half of them: a spin-wait that was preempted measures the host.
+MIN_UNPREEMPTED = 6
+
+
+def _unpreempted(e):
+    """(the samples of @e the host did not preempt, how many it did)."""
+    pre = e["counters"].get("preempted")
+    if not pre or len(pre) != len(e["samples"]):
+        return e["samples"], 0
+    kept = [x for x, p in zip(e["samples"], pre) if p == 0]
+    return kept, len(e["samples"]) - len(kept)
+
+
 def regulator_groups(res):
     """{(core, bus, path, driver, delay): {strategy: summary}} of the plain build's regulator
-    benchmarks, in report order; each summary also has reads, writes, bus_us and delay_us per call."""
+    benchmarks, in report order; each summary also has reads, writes, bus_us and delay_us per
+    call, and "preempted" (samples the host preempted, left out) and "busy" (too few left)."""
     groups = {}
     for name, e in res.items():
         words, args = benchmarks.parse_name(name)
         if words[0] != "regulator" or len(words) < 2 or "variant" in args:
             continue
         key = tuple(args.get(k, "?") for k in ("core", "bus", "path", "driver", "delay"))
-        st = stats.summarize(e["samples"])
+        kept, pre = _unpreempted(e)
+        busy = len(kept) < MIN_UNPREEMPTED or 2 * len(kept) < len(e["samples"])
+        st = stats.summarize(e["samples"] if busy else kept)
+        st["preempted"], st["busy"] = pre, busy
         for c in ("reads", "writes", "bus_us", "delay_us"):
             st[c] = _per_call(e, c)
         groups.setdefault(key, {})[words[1]] = st
@@ -119,9 +138,12 @@ def regulator_section(res):
         base = strat.get(REG_BASELINE)
         for s, st in sorted(strat.items(), key=lambda kv: (kv[0] != REG_BASELINE, kv[0])):
             diff = share = "n/a"
-            if base and s != REG_BASELINE:
+            if st["busy"] or (base and base["busy"]):
+                diff = share = "not measurable (host)"
+            elif base and s != REG_BASELINE:
                 _, diff, share = _diff(st, base)
-            rows.append([*key, s, fmt(st["median"]), f"[{fmt(st['ci'][0])}, {fmt(st['ci'][1])}]",
+            left_out = f" ({st['preempted']} preempted, left out)" if st["preempted"] and not st["busy"] else ""
+            rows.append([*key, s, fmt(st["median"]) + left_out, f"[{fmt(st['ci'][0])}, {fmt(st['ci'][1])}]",
                          diff, share, _count(st.get("reads")), _count(st.get("writes")),
                          _count(st.get("bus_us"))])
     return ("## The regulator: a cold path (second case study)\n\n"
@@ -167,7 +189,9 @@ def stop_mattering(res):
     for key, strat in regulator_groups(res).items():
         meds = {s: st["median"] for s, st in strat.items()}
         base = meds.get(REG_BASELINE)
-        if base and len(meds) > 1:
+        if base and any(st["busy"] for st in strat.values()):
+            out.append((_label(key), base, None, None, "busy"))
+        elif base and len(meds) > 1:
             spread = max(meds.values()) - min(meds.values())
             measurable = any(stats.differs(st, strat[REG_BASELINE]) for s, st in strat.items()
                              if s != REG_BASELINE)
@@ -189,7 +213,7 @@ def dispatch_alone(res):
         if not base:
             continue
         same = {s: st for s, st in strat.items() if _accesses(st) == _accesses(base)}
-        if len(same) < 2:
+        if len(same) < 2 or any(st["busy"] for st in same.values()):
             continue
         meds = [st["median"] for st in same.values()]
         spread = max(meds) - min(meds)
@@ -206,6 +230,10 @@ def stop_mattering_section(res):
     body = []
     for label, path, spread, share, m in rows:
         a = alone.get(label)
+        if m == "busy":
+            body.append([label, fmt(path), "-", "-", "not measurable: the host preempted too many samples",
+                         "-", "-"])
+            continue
         body.append([label, fmt(path), fmt(spread), f"{100 * share:.3f}%",
                      "n/a (paired ratios above)" if m is None else ("yes" if m else "no"),
                      "n/a" if a is None else f"{fmt(a[0])} ({100 * a[1]:.3f}%, {a[3]} strategies)",
@@ -221,7 +249,10 @@ def stop_mattering_section(res):
             "dispatch alone costs. Where none is measurable, the spread is the path's own noise (a "
             "bus transaction's or a settling delay's jitter), and dispatch has stopped mattering. "
             "Rows: both core generations (2011, as the seed commits ran it, and 6.x), both buses "
-            "(MMIO-like and I2C-like register accesses).\n\n" +
+            "(MMIO-like and I2C-like register accesses). A sample during which the host took the CPU "
+            "(an involuntary context switch: the `preempted` counter) is left out; a path with fewer "
+            f"than {MIN_UNPREEMPTED} samples left, or fewer than half, is *not measurable* on this host "
+            "now, never drawn as a share.\n\n" +
             table(["path", "path ns", "spread between strategies (ns)", "share of the path", "measurable",
                    "spread, same register accesses (ns, share)", "measurable (same accesses)"],
                   body) + "\n")
