@@ -29,7 +29,7 @@ def main(argv):
     try:
         data = load_run(argv[1])
         lookups = lookup_section(data)
-        head = runstate.run_section(data) + "\n" + runstate.headline_section(data)
+        head = runstate.headline_section(data) + "\n" + runstate.run_section(data)
     except (InputError, benchmarks.ResultsError) as e:
         print(f"summary: {e}", file=sys.stderr)
         sys.exit(2)

@@ -363,6 +363,24 @@ def variant_view(d, variant):
     return {**d, "results": {**calib, **res}}
 
 
+def context_view(d, kernel, variant=None):
+    """@d as if the component context of Linux @kernel (its lookup groups,
+    named ".../context:component/kernel:<kernel>") were the bare lookup, in
+    the plain build or @variant's: those groups renamed without the context,
+    every other lookup group dropped (so a claim that needs a scenario the
+    context lacks says "not tested"), calibration and dispatch kept.  None
+    when the run has no such group."""
+    tag = f"/context:component/kernel:{kernel}"
+    base = variant_view(d, variant) if variant else d
+    if base is None:
+        return None
+    res = {n.replace(tag, ""): e for n, e in base["results"].items() if tag in n}
+    if not res:
+        return None
+    keep = {n: e for n, e in base["results"].items() if not n.startswith("lookup/")}
+    return {**base, "results": {**keep, **res}}
+
+
 def isa_view(d, arch):
     """@d as the claims see @arch's machine code: the simulated counts of
     its plain build (cachesim.csv's @arch rows), its disassembly column,
