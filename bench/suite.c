@@ -468,6 +468,11 @@ static const char *uint_name(const void *v, size_t i)
 	return text;
 }
 
+static const char *named_name(const void *v, size_t i)
+{
+	return ((const char *const *)v)[i];
+}
+
 static const char *cold_name(const void *v, size_t i)
 {
 	return ((const bool *)v)[i] ? "cold" : "warm";
@@ -490,40 +495,45 @@ static size_t count_groups(const struct suite_cfg *base, enum profile p, bool lo
 /* Every profile: one row of figures each, then what its groups are. */
 static void list_profiles(const struct suite_cfg *cfg)
 {
-	char a[64], b[64], c[64], d[64], e[64];
+	char a[64], b[64], c[64], d[64], e[64], f[160];
 
-	printf("%-8s %-14s %-15s %-7s %-12s %-10s %-7s %-12s %-11s %s\n", "profile", "lookup_groups",
-	       "variant_groups", "rounds", "cold_rounds", "sample_ms", "passes", "repetitions",
-	       "min_time_s", "what it runs");
+	printf("%-9s %-14s %-15s %-7s %-12s %-10s %-7s %-11s %-9s %-12s %-11s %s\n", "profile",
+	       "lookup_groups", "variant_groups", "rounds", "cold_rounds", "sample_ms", "blocks",
+	       "min_blocks", "budget_s", "repetitions", "min_time_s", "what it runs");
 	for (size_t p = 0; p < PROFILE_COUNT; p++) {
 		const struct profile_info *pr = &profiles[p];
 
-		printf("%-8s %-14zu %-15zu %-7u %-12u %-10g %-7u %-12u %-11s %s\n", pr->name,
+		printf("%-9s %-14zu %-15zu %-7u %-12u %-10g %-7u %-11u %-9u %-12u %-11s %s\n", pr->name,
 		       count_groups(cfg, (enum profile)p, true, false),
 		       count_groups(cfg, (enum profile)p, false, true), pr->rounds, pr->cold_rounds,
-		       pr->sample_ms, pr->passes, pr->repetitions, pr->min_time, pr->summary);
+		       pr->sample_ms, pr->passes, pr->min_passes, pr->budget_s, pr->repetitions,
+		       pr->min_time, pr->summary);
 	}
 	printf("\nlookup_groups: the plain build's lookup groups (besides calib, dispatch and regulator),\n"
 	       "one per combination of\n");
 	for (size_t p = 0; p < PROFILE_COUNT; p++) {
 		const struct profile_info *pr = &profiles[p];
 
-		printf("  %-6s size %s; custom %% %s; order %s; depth %s; %s\n", pr->name,
+		printf("  %-8s size %s; custom %% %s; order %s; depth %s; %s%s%s\n", pr->name,
 		       join(a, sizeof(a), pr->sizes.n, size_name, pr->sizes.v),
 		       join(b, sizeof(b), pr->custom_pct.n, uint_name, pr->custom_pct.v),
 		       join(c, sizeof(c), pr->orders.n, order_name, pr->orders.v),
 		       join(d, sizeof(d), pr->depths.n, uint_name, pr->depths.v),
-		       join(e, sizeof(e), pr->cold.n, cold_name, pr->cold.v));
+		       join(e, sizeof(e), pr->cold.n, cold_name, pr->cold.v),
+		       pr->named.n ? "; and " : "",
+		       join(f, sizeof(f), pr->named.n, named_name, pr->named.v));
 	}
 	printf("variant_groups: the groups make bench runs in each build other than plain\n"
 	       "(--variant-build), those whose name matches\n");
 	for (size_t p = 0; p < PROFILE_COUNT; p++)
-		printf("  %-6s %s\n", profiles[p].name, profiles[p].variant_groups);
-	printf("rounds, cold_rounds: samples of each benchmark of a warm, a cold lookup group;\n"
-	       "sample_ms: the time one sample aims at; passes: the processes make bench splits\n"
-	       "a lookup group's rounds over (PASSES=N overrides it); repetitions, min_time_s:\n"
-	       "Google Benchmark's, for each benchmark of the calib and dispatch groups.\n"
-	       "The method: docs/method.md.\n");
+		printf("  %-8s %s\n", profiles[p].name, profiles[p].variant_groups);
+	printf("rounds, cold_rounds: samples of each benchmark of a warm, a cold lookup group, at most;\n"
+	       "sample_ms: the time one sample aims at; blocks: the processes make bench splits a\n"
+	       "lookup group's rounds into, at most (PASSES=N overrides it); min_blocks: those it\n"
+	       "runs before it stops a group whose every ratio is within +-%g%%; budget_s: the\n"
+	       "lookup groups' time, 0 for none (BUDGET=S); repetitions, min_time_s: Google\n"
+	       "Benchmark's, for each benchmark of the calib, dispatch and regulator groups.\n"
+	       "The method: docs/method.md#blocks.\n", profiles[PROFILE_QUICK].target_pct);
 }
 
 /*
