@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""test_blocks.py - make bench's schedule on recorded and made-up data: the
+run-wide slow-phase rule, the stopping rule of scripts/blocks.py, the merge
+of block parts in order, and the build chosen from the kernel's mitigations
+(scripts/host-build.sh on made-up sysfs folders).
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from lib import blocks, stats  # noqa: E402
+
+FIXTURE = os.path.join(HERE, "fixtures", "blocks", "slow-phase.json")
+STRATEGIES = {"direct": 1.0, "default_ops": 1.2, "null_tested": 1.03}
+
+
+def part(group, block, rounds, spread, host=1.0, seed=0, slow=1.0):
+    """One block's Google Benchmark JSON: every strategy of STRATEGIES in
+    throughput mode, @rounds rounds, each strategy's ratio to direct moved
+    per block by up to +-@spread (a block's own placement), its host level
+    @host, its times @slow times the quiet ones."""
+    rng = random.Random(seed * 1000 + block)
+    shift = {s: 1 + rng.uniform(-spread, spread) for s in STRATEGIES}
+    out = []
+    for r in range(rounds):
+        rnd = (block - 1) * rounds + r
+        for s, ratio in STRATEGIES.items():
+            t = 10.0 * slow * (ratio * shift[s] if s != "direct" else 1.0) * (1 + rng.uniform(-0.001, 0.001))
+            out.append({"name": f"lookup/{s}/mode:throughput/{group}/iterations:1000/manual_time",
+                        "run_type": "iteration", "real_time": t, "time_unit": "ns",
+                        "round": rnd, "pass": block, "host_level_ns": 0.2 * host, "measured_ns": 3e6})
+    return {"context": {}, "benchmarks": out}
+
+
+def write_parts(d, job, n, **kw):
+    os.makedirs(os.path.join(d, job), exist_ok=True)
+    for k in range(1, n + 1):
+        args = dict(kw)
+        hosts = args.pop("hosts", {})
+        with open(os.path.join(d, job, f"{k}.json"), "w") as f:
+            json.dump(part(block=k, host=hosts.get(k, 1.0), slow=1.4 if k in hosts else 1.0, **args), f)
+
+
+class TestRunWideRule(unittest.TestCase):
+    def test_the_reference_runs_slow_phase_is_set_aside(self):
+        """The committed reference run's slices 4-7 ran in the host's slow
+        phase (its L1 throughput level 1.43-1.56x the others'): the rule,
+        given that level per slice as the host level, sets exactly them aside."""
+        with open(FIXTURE) as f:
+            levels = json.load(f)["levels"]
+        l1 = {int(p): v for p, v in
+              levels["mode:throughput/size:L1/dentries:96/custom:0/order:uniform/pollute:0/depth:1"].items()}
+        self.assertEqual(stats.host_slow(l1), {4, 5, 6, 7})
+
+    def test_a_quiet_run_sets_nothing_aside(self):
+        rng = random.Random(3)
+        quiet = {p: 0.2 * (1 + rng.uniform(0, 0.15)) for p in range(1, 40)}
+        self.assertEqual(stats.host_slow(quiet), set())
+
+    def test_one_fast_process_does_not_move_the_floor(self):
+        levels = {p: 0.2 for p in range(1, 30)}
+        levels[30] = 0.12          # one process that drew a fast moment
+        self.assertEqual(stats.host_slow(levels), set())
+
+
+class TestStoppingRule(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_a_steady_group_is_pinned_a_spread_one_is_not(self):
+        write_parts(self.d, "1", 6, group="size:L1/g:a", rounds=3, spread=0.002, seed=1)
+        write_parts(self.d, "2", 6, group="size:L1/g:b", rounds=3, spread=0.08, seed=2)
+        st = blocks.status(self.d, ["1", "2"], target=1.0, min_blocks=6)
+        self.assertTrue(st["1"][2], st["1"])
+        self.assertFalse(st["2"][2], st["2"])
+        self.assertGreater(st["2"][1], 1.0)
+
+    def test_too_few_blocks_is_never_pinned(self):
+        write_parts(self.d, "1", 3, group="size:L1/g:a", rounds=3, spread=0.002, seed=1)
+        self.assertFalse(blocks.status(self.d, ["1"], target=1.0, min_blocks=6)["1"][2])
+
+    def test_a_block_in_the_slow_phase_does_not_count(self):
+        """Blocks 2 and 5 ran with the host 1.5x slower: set aside, so 8 blocks keep 6."""
+        write_parts(self.d, "1", 8, group="size:L1/g:a", rounds=3, spread=0.002, seed=1,
+                    hosts={2: 1.5, 5: 1.5})
+        write_parts(self.d, "2", 8, group="size:L1/g:b", rounds=3, spread=0.002, seed=4)
+        kept, _, _ = blocks.status(self.d, ["1", "2"], target=1.0, min_blocks=6)["1"]
+        self.assertEqual(kept, 6)
+
+    def test_the_cache_gives_the_same_answer(self):
+        write_parts(self.d, "1", 6, group="size:L1/g:a", rounds=3, spread=0.01, seed=5)
+        a = blocks.status(self.d, ["1"], target=1.0, min_blocks=6)
+        self.assertTrue(os.path.exists(os.path.join(self.d, ".blocks-cache.json")))
+        self.assertEqual(a, blocks.status(self.d, ["1"], target=1.0, min_blocks=6))
+
+
+class TestMerge(unittest.TestCase):
+    def test_parts_merge_in_the_order_of_their_numbers(self):
+        with tempfile.TemporaryDirectory() as d:
+            parts = os.path.join(d, "parts")
+            for job, k in (("2", 1), ("10", 1), ("2", 10), ("2", 2)):
+                os.makedirs(os.path.join(parts, job), exist_ok=True)
+                with open(os.path.join(parts, job, f"{k}.json"), "w") as f:
+                    json.dump({"context": {}, "benchmarks": [{"name": f"{job}/{k}"}]}, f)
+            out = os.path.join(d, "b.json")
+            subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "merge.py"), parts, out], check=True)
+            with open(out) as f:
+                names = [b["name"] for b in json.load(f)["benchmarks"]]
+            self.assertEqual(names, ["2/1", "2/2", "2/10", "10/1"])
+
+
+class TestHostBuild(unittest.TestCase):
+    CASES = [
+        ({"spectre_v2": "Mitigation: Retpolines; STIBP: disabled",
+          "spec_rstack_overflow": "Vulnerable: Safe RET, no microcode"}, "srso"),
+        ({"spectre_v2": "Mitigation: Retpolines", "spec_rstack_overflow": "Mitigation: Safe RET"}, "srso"),
+        ({"spectre_v2": "Mitigation: Retpolines", "retbleed": "Mitigation: untrained return thunk",
+          "spec_rstack_overflow": "Not affected"}, "rethunk"),
+        ({"spectre_v2": "Mitigation: Retpolines; STIBP: disabled", "retbleed": "Not affected"}, "retpoline"),
+        ({"spectre_v2": "Mitigation: Enhanced / Automatic IBRS; IBPB: conditional"}, "kernel"),
+        ({"spectre_v2": "Vulnerable"}, "kernel"),
+    ]
+
+    def host_build(self, files, arch="x86_64"):
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in files.items():
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text + "\n")
+            out = subprocess.run([os.path.join(ROOT, "scripts", "host-build.sh"), arch],
+                                 env={**os.environ, "VULN_DIR": d}, capture_output=True, text=True, check=True)
+        variant, why = out.stdout.rstrip("\n").split("\t")
+        return variant, why
+
+    def test_each_mitigation_picks_its_build_and_says_why(self):
+        for files, want in self.CASES:
+            variant, why = self.host_build(files)
+            self.assertEqual(variant, want, files)
+            self.assertTrue(why and ("spectre_v2" in why or "mitigations" in why), why)
+
+    def test_no_sysfs_says_the_mitigations_are_unknown(self):
+        out = subprocess.run([os.path.join(ROOT, "scripts", "host-build.sh"), "x86_64"],
+                             env={**os.environ, "VULN_DIR": "/nonexistent"}, capture_output=True, text=True)
+        self.assertEqual(out.stdout.split("\t")[0], "kernel")
+        self.assertIn("unknown", out.stdout)
+
+    def test_arm64_is_bti_pac(self):
+        self.assertEqual(self.host_build({}, "arm64")[0], "bti-pac")
+
+
+if __name__ == "__main__":
+    r = unittest.main(exit=False, verbosity=1).result
+    failed = len(r.failures) + len(r.errors)
+    print(f"blocks tests: {r.testsRun - failed} passed, {failed} failed", file=sys.stderr)
+    sys.exit(failed)
