@@ -98,6 +98,7 @@ def main():
     misses = []
     total = 0
     worst = 0.0
+    pinned = []                  # (|B/A - 1|) of the ratios both runs call pinned
     for sc in sorted(set(a) & set(b)):
         if not match.search(sc):
             continue
@@ -112,6 +113,8 @@ def main():
             total += 1
             worst = max(worst, abs(d))
             ok = abs(d) <= tol
+            if stats.pinned(pa) and stats.pinned(pb):
+                pinned.append(abs(d))
             verdict = "yes" if ok else ("no (wide)" if wide else "no")
             row = (f"| {sc} | {s} | {cell(pa)} | {cell(pb)} | {d * 100:+.1f}% | {verdict} | "
                    f"{procs(pa)}, {procs(pb)} |")
@@ -127,6 +130,11 @@ def main():
     lines.append(f"\n{total - len(misses)} of {total} ratios agree within {args.tolerance:g}%; "
                  f"the largest difference is {worst * 100:.1f}%. Of the {len(misses)} that do not, "
                  f"{n_wide} are wide in at least one run.")
+    if pinned:
+        lines.append(f"Of the {len(pinned)} ratios both runs call pinned (95% interval within "
+                     f"+-{stats.PIN_PCT:g}%), {sum(x <= tol for x in pinned)} agree within "
+                     f"{args.tolerance:g}% (largest {max(pinned) * 100:.1f}%); {total - len(pinned)} "
+                     "are not pinned in at least one run.")
     text = "\n".join(lines) + "\n"
     if args.out:
         plumbing.write_atomic(args.out, text)
