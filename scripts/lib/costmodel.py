@@ -454,6 +454,15 @@ def section(data, baseline_of, scenarios):
     tbl.append(["fitted on every difference (in sample, not a validation)", "-", *_sfmt(got["in_sample"])])
     out.append("| predictions | held out by | within max(cycle, 10%) or CI | median abs error ns |\n"
                "|---|---|---|---|\n" + "\n".join("| " + " | ".join(r) + " |" for r in tbl) + "\n")
+    pairs = got["folds"]["scenario group"]["pairs"]
+    parts = []
+    for key in sorted({(r["mode"], r["variant"]) for r, _ in pairs},
+                      key=lambda k: (MODES.index(k[0]), k[1])):
+        held, n = _sfmt(summary([(r, p) for r, p in pairs if (r["mode"], r["variant"]) == key]))
+        parts.append(f"| {key[0]} | {key[1]} | {held} | {n} |")
+    out.append("Held out by scenario group, per mode and build:\n\n"
+               "| mode | build | within max(cycle, 10%) or CI | median abs error ns |\n|---|---|---|---|\n" +
+               "\n".join(parts) + "\n")
     s = got["folds"]["scenario group"]["summary"]
     ok = s["share"] >= 0.8 and s["median_abs"] < 0.3
     out.append(f"Target (issue: at least 80% within, median absolute error below 0.3 ns, held out by "
