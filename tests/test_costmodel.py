@@ -159,8 +159,9 @@ class TestCostModel(unittest.TestCase):
         for label, _ in costmodel.FOLDS:
             self.assertEqual(got["folds"][label]["summary"]["share"], 1.0)
             self.assertAlmostEqual(got["folds"][label]["summary"]["median_abs"], 0.0, places=6)
-        fitted, n = got["thunk_fit"]["retpoline"]
-        self.assertAlmostEqual(fitted, THUNK_NS, places=6)
+        for mode in costmodel.MODES + ("all",):
+            fitted, n = got["thunk_fit"][("retpoline", mode)]
+            self.assertAlmostEqual(fitted, THUNK_NS, places=6)
 
     def test_physical_counterparts(self):
         got, _ = model(run())

@@ -337,20 +337,22 @@ def intervals(rows, cal, fallback, terms=None, n=BOOT_RESAMPLES, seed=1):
 
 
 def thunk_check(rows, coef, cal):
-    """The thunk call's cost fitted on the differences of builds with thunk
-    calls (what the other terms leave), to set beside the dispatch group's:
-    {variant: (fitted ns, how many differences)}."""
+    """The thunk call's cost fitted on the differences with thunk calls
+    (what the other terms leave), to set beside the dispatch group's:
+    {(variant, mode or "all"): (fitted ns, how many differences)}."""
     out = {}
     for v in sorted({r["variant"] for r in rows}):
-        sel = [r for r in rows if r["variant"] == v and abs(r["x"]["thunk calls"]) > 0.5]
-        if not sel:
-            continue
-        num = den = 0.0
-        for r in sel:
-            rest = predict(coef, cal, r) - r["x"]["thunk calls"] * (cal["thunk"].get(v) or 0.0)
-            num += r["x"]["thunk calls"] * (r["measured"] - rest)
-            den += r["x"]["thunk calls"] ** 2
-        out[v] = (num / den, len(sel))
+        for mode in MODES + ("all",):
+            sel = [r for r in rows if r["variant"] == v and abs(r["x"]["thunk calls"]) > 0.5
+                   and mode in ("all", r["mode"])]
+            if not sel:
+                continue
+            num = den = 0.0
+            for r in sel:
+                rest = predict(coef, cal, r) - r["x"]["thunk calls"] * (cal["thunk"].get(v) or 0.0)
+                num += r["x"]["thunk calls"] * (r["measured"] - rest)
+                den += r["x"]["thunk calls"] ** 2
+            out[(v, mode)] = (num / den, len(sel))
     return out
 
 
@@ -495,13 +497,14 @@ def section(data, baseline_of, scenarios):
                 iv = "-" if v is None else f"fitted freely as a check: {v:+.2f} [{flo:+.2f}, {fhi:+.2f}]"
             t.append([m, name, fv, iv, phys, _ratio_note(v, p)])
     for v, ns in sorted(cal["thunk"].items()):
-        if v == "plain":
-            continue
-        fitted = got["thunk_fit"].get(v)
-        t.append(["all", f"thunk call, {v}", f"{ns:.2f} (not fitted: the dispatch group's)", "-",
-                  (f"fitted on its {fitted[1]} differences with thunk calls: {fitted[0]:.2f}"
-                   if fitted else "no difference with thunk calls"),
-                  _ratio_note(fitted[0], ns) if fitted else "n/a"])
+        for mode in MODES + ("all",):
+            fitted = got["thunk_fit"].get((v, mode))
+            if v == "plain" or not fitted:
+                continue
+            t.append([mode, f"per thunk call, {v}", f"not fitted: {ns:.2f} ns",
+                      f"fitted freely as a check on its {fitted[1]} differences with thunk calls: "
+                      f"{fitted[0]:+.2f}", f"{ns:.2f} ns (dispatch group: indirect minus direct call)",
+                      _ratio_note(fitted[0], ns)])
     out.append("| mode | coefficient | fitted | 95% interval (groups resampled) | physical counterpart | "
                "fitted / physical |\n|---|---|---|---|---|---|\n" +
                "\n".join("| " + " | ".join(r) + " |" for r in t) + "\n")
