@@ -276,9 +276,20 @@ repro: deps-bench ## run the L1 and L2 lookup scenarios in two separate runs; pr
 
 # Where cachesim, perf and hyperfine write: RUN=folder, else the newest run.
 RUN		?=
-# Cache geometry of make cachesim: host (sysfs, else CPUID), zen4, neoverse-n1
-# or neoverse-v2; ARCH=arm64: neoverse-n1 unless given.
+# Cache geometry of make cachesim: host (sysfs, else CPUID), run (the caches the
+# run's bench ran on, its registry.json), zen4, neoverse-n1 or neoverse-v2;
+# ARCH=arm64: neoverse-n1 unless given.
 GEOMETRY	?= $(if $(filter arm64,$(ARCH)),neoverse-n1,host)
+# make cachesim simulates every build the run's make bench measured (its
+# meta.json's variants), each with its own driver, so that the cost model
+# prices a build's differences with that build's counts; VARIANT= on the
+# command line simulates that build alone.
+CACHESIM_VARIANT := $(if $(filter command line,$(origin VARIANT)),$(VARIANT))
+# (Not spelled $(MAKE) in the recipe, so that make -n prints the loop rather than running it.)
+CACHESIM_SUBMAKE = $(MAKE)
+# Lookup orders make cachesim simulates besides each scenario's own (uniform):
+# make bench times sorted lookups too.
+ORDERS		?= sorted
 
 deps-cachesim:
 	@scripts/deps.sh build cachesim $(if $(filter arm64,$(ARCH)),$(if $(CROSS),arm64) valgrind-arm64)
@@ -301,10 +312,19 @@ cachesim: deps-cachesim
 	 exec python3 scripts/cachesim.py --driver=$(CACHESIM_ARM64)-bti-pac/bin/opsbench-run-static --out="$$dir" \
 		--geometry="$$GEOMETRY" --lookups=2000
 else
-cachesim: deps-cachesim $(TOOLS) ## simulated instructions and cache misses per lookup, every strategy (GEOMETRY=host|zen4|neoverse-n1|neoverse-v2, RUN=folder; ARCH=arm64: plain and bti-pac, emulated on x86-64)
-	@python3 scripts/cachesim.py --check --driver=$(BUILD)/bin/opsbench-run --geometry="$$GEOMETRY"
+cachesim: deps-cachesim $(TOOLS) ## simulated instructions, cache misses and calls per lookup, every strategy and every build the run measured (VARIANT=: one build; GEOMETRY=host|run|zen4|neoverse-n1|neoverse-v2, ORDERS=, RUN=folder; ARCH=arm64: plain and bti-pac, emulated on x86-64)
+	@python3 scripts/cachesim.py --check --driver=$(BUILD)/bin/opsbench-run --geometry="$$GEOMETRY" --orders="$$ORDERS"
 	@dir=$$(COMMAND='make cachesim' scripts/results-dir.sh) && \
-	 exec python3 scripts/cachesim.py --driver=$(BUILD)/bin/opsbench-run --out="$$dir" --geometry="$$GEOMETRY"
+	 variants=$${CACHESIM_VARIANT:-$$(python3 scripts/runs.py variants "$$dir")} && \
+	 last=$$(echo $$variants | awk '{print $$NF}') && \
+	 for v in $$variants; do \
+		if [ $$v = kcfi ]; then cc="CC=$(KCFI_CC) CXX=$(subst clang,clang++,$(KCFI_CC))"; b=$(KCFI_CC); \
+		else cc=; b=$(subst $(CROSS),,$(CCNAME)); fi; \
+		d=build/$(ARCH)-$$b$$([ $$v = plain ] || echo -$$v); \
+		$(CACHESIM_SUBMAKE) --no-print-directory VARIANT=$$v $$cc tools || exit; \
+		python3 scripts/cachesim.py --driver=$$d/bin/opsbench-run --out="$$dir" --geometry="$$GEOMETRY" \
+			--orders="$$ORDERS" $$([ $$v = $$last ] || echo --keep-open) || exit; \
+	 done
 endif
 
 deps-perf:
@@ -396,7 +416,7 @@ B		?=
 # The variables a user types reach the scripts through the environment, as
 # data: never pasted into a shell command line (a quote in FILTER is a
 # quote), and each script checks its own and names it when refusing.
-export PROFILE FILTER RUN GEOMETRY A B
+export PROFILE FILTER RUN GEOMETRY A B ORDERS CACHESIM_VARIANT
 
 compare: deps-report ## compare two results folders: make compare A=results/x B=results/y
 	@test -n "$$A" -a -n "$$B" || { echo "make compare: give two results folders, A=... B=..." >&2; exit 2; }

@@ -44,6 +44,8 @@ GEOMETRIES = {
 }
 # The L2 each geometry sizes "L2" scenarios by (valgrind simulates no L2).
 GEOMETRY_L2 = {"zen4": 1048576, "neoverse-n1": 1048576, "neoverse-v2": 1048576}
+# The lookup orders of opsbench-run --order (--orders simulates more than a scenario's own).
+ORDERS = ("sorted", "uniform", "zipf")
 
 class CachesimError(Exception):
     """code 2: bad input (folder, strategy, missing tool); 1: a run that failed."""
@@ -91,6 +93,31 @@ def host_geometry():
     return {"I1": valgrind_shape(*(i1 or d1)), "D1": valgrind_shape(*d1), "LL": valgrind_shape(*ll)}
 
 
+def run_geometry(folder):
+    """The geometry and the L2 of the machine that ran the bench of @folder,
+    as its driver read them (registry.json's caches): the counts of another
+    build then pair with the folder's timings and with the rows already
+    simulated there, wherever this runs.  A level without its ways is left
+    out as host_geometry() leaves it (the LL falls back to the L2)."""
+    path = os.path.join(folder, "registry.json")
+    try:
+        c = plumbing.read_json_file(path).get("caches") or {}
+    except FileNotFoundError:
+        raise CachesimError(f"--geometry run: {path}: missing (make bench writes it)") from None
+    except (plumbing.ReadError, AttributeError) as e:
+        raise CachesimError(f"--geometry run: {path}: {e}") from None
+
+    def level(size, ways):
+        n, w, line = c.get(size), c.get(ways), c.get("line")
+        return valgrind_shape(n, w, line) if n and w and line else None
+    d1 = level("l1d", "l1d_ways")
+    i1 = level("l1i", "l1i_ways") or d1
+    ll = level("llc", "llc_ways") or level("l2", "l2_ways")
+    if not (d1 and ll and c.get("l2")):
+        raise CachesimError(f"--geometry run: {path}: its caches lack sizes or ways: use --geometry host")
+    return {"I1": i1, "D1": d1, "LL": ll}, c["l2"]
+
+
 def parse_callgrind(path):
     events, totals = None, None
     with open(path) as f:
@@ -102,6 +129,36 @@ def parse_callgrind(path):
     if not events or not totals:
         raise CachesimError(f"{path}: no events/totals line: not a callgrind profile")
     return dict(zip(events, totals + [0] * (len(events) - len(totals))))
+
+
+# Which loads are on a lookup's dependent chain (docs/method.md#the-cost-model).
+# The chain runs from the path through its hash to the bucket, the chain's
+# entries, the name compare and the op a compare calls; the out-of-order core
+# waits for its misses.  The loads that find and test an op (the source lines
+# of the walk that spell OP_PRESENT or OP_CALL: d_op, the ops table, the
+# superblock, the flags) feed only predicted branches and predicted call
+# targets, and the d_seq reads only a predicted check: their misses overlap
+# with the chain.  Lines are matched in the source the driver's debug
+# information names.
+OFF_CHAIN = ("OP_PRESENT", "OP_CALL", "d_seq")
+
+
+def chain_split(misses_by_line):
+    """(misses on the chain, misses beside it) of valgrind.read_misses_by_line()."""
+    on = off = 0
+    texts = {}
+    for (path, line), n in misses_by_line.items():
+        if path not in texts:
+            try:
+                texts[path] = plumbing.read_text_file(path).splitlines()
+            except (OSError, plumbing.ReadError):
+                texts[path] = []
+        src = texts[path][line - 1] if 0 < line <= len(texts[path]) else ""
+        if any(w in src for w in OFF_CHAIN):
+            off += n
+        else:
+            on += n
+    return on, off
 
 
 def run_one(vg, driver, geometry, flags, lookups, workdir):
@@ -124,7 +181,8 @@ def run_one(vg, driver, geometry, flags, lookups, workdir):
                                                             res.stderr.strip()[-2000:]), code=1)
     counts = parse_callgrind(out_file)
     try:
-        counts["calls"] = valgrind.calls_executed(out_file, vg.arch)
+        counts.update(valgrind.control_counts(out_file, vg.arch))
+        counts["D1mr_chain"], counts["D1mr_off_chain"] = chain_split(valgrind.read_misses_by_line(out_file))
     except valgrind.ValgrindError as e:
         raise CachesimError(str(e)) from None
     os.unlink(out_file)
@@ -136,13 +194,18 @@ def main():
     ap.add_argument("--driver", required=True)
     ap.add_argument("--out", help="results folder to write into (required but with --check)")
     ap.add_argument("--geometry", default="host",
-                    help="host (sysfs, else CPUID through the driver), " + ", ".join(sorted(GEOMETRIES)))
+                    help="host (sysfs, else CPUID through the driver), run (the caches the bench of "
+                    "--out ran on, from its registry.json), " + ", ".join(sorted(GEOMETRIES)))
     ap.add_argument("--check", action="store_true",
                     help="check every input (geometry, tools, driver, strategies) and exit: writes nothing")
     ap.add_argument("--lookups", type=int, default=20000, help="lookups per run, at least 1")
     ap.add_argument("--scenarios", default="all",
                     help="all (every named scenario but the tiny one), tiny, or names, comma-separated")
     ap.add_argument("--strategies", default=None, help="comma-separated; default: all")
+    ap.add_argument("--orders", default="",
+                    help="lookup orders to simulate besides each scenario's own (sorted, uniform, zipf), "
+                    "comma-separated: rows named <scenario>+<order> (the cost model pairs them with the "
+                    "bench's lookups in that order)")
     ap.add_argument("--keep-open", action="store_true",
                     help="leave a new folder marked incomplete: another build's cachesim follows")
     args = ap.parse_args()
@@ -161,9 +224,15 @@ def main():
             raise CachesimError("--out DIR is required")
         if args.lookups < 1:
             raise CachesimError(f"--lookups {args.lookups}: must be at least 1")
-        if args.geometry not in ["host"] + sorted(GEOMETRIES):
-            raise CachesimError(f"GEOMETRY={args.geometry} (--geometry): expected host, "
+        if args.geometry not in ["host", "run"] + sorted(GEOMETRIES):
+            raise CachesimError(f"GEOMETRY={args.geometry} (--geometry): expected host, run, "
                                 + ", ".join(sorted(GEOMETRIES)))
+        if args.geometry == "run" and not args.out and not args.check:
+            raise CachesimError("--geometry run needs --out (the run whose machine it takes)")
+        orders = [o.strip() for o in args.orders.split(",") if o.strip()]
+        if any(o not in ORDERS for o in orders):
+            raise CachesimError(f"ORDERS={args.orders} (--orders): expected some of {', '.join(ORDERS)}, "
+                                "comma-separated")
         if not args.check and not os.path.isdir(args.out):
             raise CachesimError(f"--out {args.out}: no such folder")
         if not args.check and not os.access(args.out, os.W_OK):
@@ -183,9 +252,14 @@ def main():
         if vg.emulated and not valgrind.elf_static(args.driver):
             raise CachesimError(f"--driver {args.driver}: emulated runs need a static driver "
                                 "(valgrind:arm64 under qemu stops on a dynamic one): opsbench-run-static")
-        geometry = host_geometry() if args.geometry == "host" else GEOMETRIES[args.geometry]
-        l2 = (sysfs_cache(2, ("Unified", "Data")) or geometry["LL"])[0] if args.geometry == "host" \
-            else GEOMETRY_L2[args.geometry]
+        if args.geometry == "run" and args.check and not args.out:
+            geometry, l2 = GEOMETRIES["zen4"], GEOMETRY_L2["zen4"]      # checked for real with --out
+        elif args.geometry == "run":
+            geometry, l2 = run_geometry(args.out)
+        else:
+            geometry = host_geometry() if args.geometry == "host" else GEOMETRIES[args.geometry]
+            l2 = (sysfs_cache(2, ("Unified", "Data")) or geometry["LL"])[0] if args.geometry == "host" \
+                else GEOMETRY_L2[args.geometry]
         caches = f"{geometry['D1'][0]},{l2},{geometry['LL'][0]}"
         try:
             reg = registry.load(run, caches)
@@ -211,15 +285,17 @@ def main():
             return
         print(vg.said, file=sys.stderr)
 
-        runs = [(sc, s["name"]) for sc in scenarios for s in registry.runnable(reg, sc)
+        runs = [(sc, s["name"], None) for sc in scenarios for s in registry.runnable(reg, sc)
                 if not wanted or s["name"] in wanted]
+        runs += [(sc, strat, o) for o in orders for sc, strat, _ in list(runs) if sc["order"] != o]
         rows = []
         with tempfile.TemporaryDirectory() as work:
-            for k, (sc, strat) in enumerate(runs, 1):
-                name = sc["name"]
+            for k, (sc, strat, order) in enumerate(runs, 1):
+                name = sc["name"] + (f"+{order}" if order else "")
                 print(f"cachesim: [{k}/{len(runs)}] {name} {strat}", file=sys.stderr)
-                c = run_one(vg, args.driver, geometry, ["--scenario", name, "--caches", caches,
-                                                    "--strategy", strat], args.lookups, work)
+                c = run_one(vg, args.driver, geometry, ["--scenario", sc["name"], "--caches", caches,
+                                                    "--strategy", strat] +
+                            (["--order", order] if order else []), args.lookups, work)
                 n = args.lookups
                 rows.append({
                     "scenario": name,
@@ -231,6 +307,9 @@ def main():
                     "data_reads_per_lookup": c.get("Dr", 0) / n,
                     "D1_misses_per_lookup": (c.get("D1mr", 0) + c.get("D1mw", 0)) / n,
                     "D1_read_misses_per_lookup": c.get("D1mr", 0) / n,
+                    # of those, on the lookup's dependent chain and beside it (chain_split())
+                    "D1_read_misses_chain_per_lookup": c.get("D1mr_chain", 0) / n,
+                    "D1_read_misses_off_chain_per_lookup": c.get("D1mr_off_chain", 0) / n,
                     "LL_misses_per_lookup": (c.get("DLmr", 0) + c.get("DLmw", 0)) / n,
                     "I1_misses_per_lookup": c.get("I1mr", 0) / n,
                     # callgrind's branch simulation (its own predictor, not the CPU's)
@@ -240,6 +319,13 @@ def main():
                     "indirect_mispredicts_per_lookup": c.get("Bim", 0) / n,
                     # call instructions executed (call; bl, blr, blraa...)
                     "calls_per_lookup": c.get("calls", 0) / n,
+                    # the control transfers the cost model prices (lib/valgrind.py
+                    # control_sites()): returns executed, indirect calls left as
+                    # indirect calls, and the indirect calls and jumps a retpoline
+                    # build makes through its thunks
+                    "returns_per_lookup": c.get("ret", 0) / n,
+                    "indirect_calls_per_lookup": c.get("icall", 0) / n,
+                    "thunk_calls_per_lookup": (c.get("thunk_call", 0) + c.get("thunk_jmp", 0)) / n,
                 })
     except CachesimError as e:
         print(f"cachesim: {e}", file=sys.stderr)

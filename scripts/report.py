@@ -37,7 +37,7 @@ def main():
         made, skipped_plots = ([], {}) if args.no_plots else \
             plots.make_all(args.run, data["results"], data["meta"], data["cachesim"])
         verdicts = claims.evaluate(data)
-        # The claims again on each other build's timings (simulation and disassembly stay plain).
+        # The claims again on each other build's timings and simulated counts (disassembly stays plain).
         by_variant = {}
         for v in data["meta"].get("variants") or []:
             view = claims.variant_view(data, v) if v != "plain" else None
@@ -98,7 +98,7 @@ def main():
             parts.append(f"Under the {', '.join(same)} build{'s' if len(same) > 1 else ''}: the same verdict.\n")
         if untested:
             parts.append(f"Not tested under the {', '.join(untested)} build (its timings lack this claim's "
-                         "scenarios).\n")
+                         "scenarios, or make cachesim did not simulate that build).\n")
         for v, vv in by_variant.items():
             r = vv[i - 1]
             if v in same or v in untested:

@@ -6,6 +6,7 @@ scripts/lib/plumbing.py):
     runs.py check [--writes] [--tool] DIR   is DIR a complete run (and may a tool write into it)?
     runs.py newest [--existing] RESULTS     the newest run a tool may write into by default
     runs.py write DIR NAME < DATA           DATA into DIR/NAME, safely (plumbing.write_atomic())
+    runs.py variants DIR                    the builds DIR's make bench measured (meta.json), one a line
 
 check: exit 2 with one line naming DIR and what is wrong (--tool: also a
 folder scripts/results-dir.sh made for the tool now running).  newest: by
@@ -34,6 +35,8 @@ def main():
     w = sub.add_parser("write")
     w.add_argument("dir")
     w.add_argument("name")
+    v = sub.add_parser("variants")
+    v.add_argument("dir")
     args = ap.parse_args()
     if args.what == "check":
         try:
@@ -46,6 +49,17 @@ def main():
         if d is None:
             sys.exit(1)
         print(d)
+    elif args.what == "variants":
+        # A folder made for a tool has no bench, so no builds but the plain one.
+        try:
+            meta = plumbing.read_json_file(os.path.join(args.dir, "meta.json"))
+        except FileNotFoundError:
+            meta = {}
+        variants = meta.get("variants") if isinstance(meta, dict) else None
+        if not isinstance(variants, list) or not all(isinstance(x, str) and x.replace("-", "").isalnum()
+                                                     for x in variants):
+            variants = ["plain"]
+        print("\n".join(dict.fromkeys(["plain"] + variants) if "plain" in variants else variants))
     else:
         if os.sep in args.name or args.name in ("", ".", ".."):
             print(f"runs.py write: {args.name!r}: a file name, without a folder", file=sys.stderr)

@@ -145,6 +145,7 @@ cases=$(cat <<'TABLE'
 2|--out /nonexistent: no such folder|python3 scripts/cachesim.py --driver $run --out /nonexistent
 2|--lookups 0: must be at least 1|python3 scripts/cachesim.py --driver $run --out $tmp --lookups 0
 2|GEOMETRY=pentium (--geometry): expected host|python3 scripts/cachesim.py --driver $run --out $tmp --geometry pentium
+2|ORDERS=backwards (--orders): expected some of sorted|python3 scripts/cachesim.py --driver $run --out $tmp --orders backwards
 2|valgrind not found|PATH=$tmp/novg python3 scripts/cachesim.py --driver $run --out $tmp/run
 2|gnuplot not found|PATH=$tmp/nogp python3 scripts/report.py $tmp/run
 2|/nonexistent/run: no such results folder|python3 scripts/report.py /nonexistent/run
@@ -173,6 +174,7 @@ cases=$(cat <<'TABLE'
 2|--group 'nosuch': no such group|$suite --list --group nosuch
 1|every benchmark of group 'lookup/size:L2/|ulimit -v 100000; $suite --rounds 2 --sample-ms 0.01 --group "$($suite --list-groups | grep -m1 'size:L2/.*/custom:0/order:uniform/pollute:0/')"
 2|GEOMETRY=bogus (--geometry): expected host|make --no-print-directory cachesim GEOMETRY=bogus
+2|ORDERS=bogus (--orders): expected some of sorted|make --no-print-directory cachesim ORDERS=bogus
 2|src/meta.json: missing|make --no-print-directory report RUN=$tmp/src
 1|summary.md.part: File too large|ulimit -f 0; python3 scripts/summary.py $tmp/short
 1|meta.json.part: File too large|ulimit -f 0; python3 scripts/meta.py --update $tmp/short/meta.json --elapsed 1

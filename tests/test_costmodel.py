@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""test_costmodel.py - the cost model's arithmetic on hand-made inputs whose
-answer is known: each term is the count difference times its calibration,
-the verdict compares with the paired measurement, and the culprit named is
-the largest term.  And the regulator tables (scripts/lib/regulator_report.py) on
+"""test_costmodel.py - the cost model (scripts/lib/costmodel.py) on hand-made
+runs whose answer is known: the terms priced by calibrations, each build
+priced with its own counts, the pass test's one-cycle floor, the fit, and a
+validation that never lets a held-out difference into the fit that predicts
+it.  And the regulator tables (scripts/lib/regulator_report.py) on
 hand-made regulator samples."""
 import os
 import sys
@@ -13,73 +14,245 @@ sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 from lib import benchmarks, costmodel, regulator_report  # noqa: E402
 from lib import runfolder as report  # noqa: E402
 
-SC = "mode:throughput/size:L1/dentries:64/custom:0/order:uniform/pollute:0/depth:1"
+CYCLE = 0.28
+# The coefficients the fixtures' measurements are made from, per mode: per
+# instruction as a multiple of the baseline's ns per instruction (RATE), ns per
+# miss (D1 read misses in throughput, chain misses otherwise).
+TRUE = {"throughput": (0.9, 0.7), "latency": (0.4, 2.8), "cold": (0.9, 2.8)}
+RATE = 10.0 / 100          # the baselines' 10 ns over their 100 simulated instructions
+THUNK_NS = 9.0
+# Per strategy, the count differences from the baseline: instructions, D1 read
+# misses, chain misses, thunk calls (retpoline), simulated mispredicts.
+DELTAS = {"default_ops": (25, 0.5, 0.2, 2.8, 0.0), "parent_ops": (12, 1.5, 0.1, 2.8, 0.0),
+          "embedded": (-5, 0.8, 0.8, 0.0, 0.0), "flag_hoisted": (8, 0.1, 0.05, 0.0, 0.35)}
 
 
-def entry(samples, rounds=True):
+def entry(samples, rounds=True, cycle=CYCLE):
+    n = len(samples)
     return {"samples": list(samples),
-            "counters": {"round": list(range(len(samples)))} if rounds else {}}
+            "counters": {"round": list(range(n)), "ns_per_cycle": [cycle] * n} if rounds else {}}
 
 
-def sim(strategy, ir, d1r, ll=0.0, bcm=0.0, bim=0.0, bi=0.0, scenario="L1-0pct-warm"):
+def sim(strategy, scenario, variant="plain", ir=100.0, d1r=1.0, chain=0.5, thunks=0.0, mp=0.0, ll=0.0):
     return {"scenario": scenario, "strategy": strategy, "instructions_per_lookup": str(ir),
-            "D1_read_misses_per_lookup": str(d1r), "LL_misses_per_lookup": str(ll),
-            "cond_mispredicts_per_lookup": str(bcm), "indirect_mispredicts_per_lookup": str(bim),
-            "indirect_branches_per_lookup": str(bi)}
+            "D1_read_misses_per_lookup": str(d1r), "D1_read_misses_chain_per_lookup": str(chain),
+            "D1_read_misses_off_chain_per_lookup": str(d1r - chain), "LL_misses_per_lookup": str(ll),
+            "cond_mispredicts_per_lookup": str(mp), "indirect_mispredicts_per_lookup": "0",
+            "thunk_calls_per_lookup": str(thunks), "arch": "x86_64", "variant": variant}
 
 
-def data(measured_diff):
+def timed(mode, size, order, variant):
+    dentries = {"L1": 96, "L2": 2048}[size]
+    pollute = 98304 if mode == "cold" else 0
+    return (f"mode:{mode}/size:{size}/dentries:{dentries}/custom:0/order:{order}/pollute:{pollute}/depth:1" +
+            ("" if variant == "plain" else f"/variant:{variant}"))
+
+
+def truth(mode, strategy, variant):
+    di, d1, chain, thunks, _ = DELTAS[strategy]
+    a, m = TRUE[mode]
+    t = thunks if variant == "retpoline" else 0.0
+    return a * RATE * (di - costmodel.THUNK_INSTRUCTIONS * t) + m * (d1 if mode == "throughput" else chain) + \
+        t * THUNK_NS
+
+
+def run(variants=("plain", "retpoline"), sim_variants=("plain", "retpoline"), noise=None):
+    """A run: calibrations, a dispatch group per build, and lookups whose
+    differences are made from TRUE (plus @noise[(timed, strategy)] ns)."""
     results = {
         "calib/chase/bytes:4096": entry([1.0] * 5, rounds=False),
-        "calib/chase/bytes:65536": entry([4.0] * 5, rounds=False),
+        "calib/chase/bytes:65536": entry([3.8] * 5, rounds=False),
         "calib/chase/bytes:134217728": entry([101.0] * 5, rounds=False),
         "calib/branch/predictable": entry([1.0] * 5, rounds=False),
-        "calib/branch/random": entry([3.5] * 5, rounds=False),
-        "dispatch/direct_call": entry([1.0] * 5, rounds=False),
-        "dispatch/indirect/targets:1/order:predictable": entry([1.4] * 5, rounds=False),
-        f"lookup/direct/{SC}": entry([10.0] * 8),
-        f"lookup/default_ops/{SC}": entry([10.0 + measured_diff] * 8),
+        "calib/branch/random": entry([4.0] * 5, rounds=False),
+        "calib/cycle": entry([CYCLE] * 5, rounds=False),
     }
-    meta = {"caches": [{"level": 1, "type": "Data", "size_bytes": 32768}]}
-    cachesim = [sim("direct", 100, 1.0), sim("default_ops", 120, 2.0, bcm=0.5, bi=3)]
-    return {"results": results, "meta": meta, "cachesim": cachesim}
+    cachesim = []
+    for v in variants:
+        tag = "" if v == "plain" else f"/variant:{v}"
+        results["dispatch/direct_call" + tag] = entry([1.0] * 5, rounds=False)
+        results["dispatch/indirect/targets:1/order:predictable" + tag] = \
+            entry([1.4 if v == "plain" else 1.0 + THUNK_NS] * 5, rounds=False)
+    for v in variants:
+        for size in ("L1", "L2"):
+            for order in ("uniform", "sorted"):
+                for mode in costmodel.MODES:
+                    sc = timed(mode, size, order, v)
+                    results[f"lookup/direct/{sc}"] = entry([10.0] * 8)
+                    for s in DELTAS:
+                        diff = truth(mode, s, v) + (noise or {}).get((sc, s), 0.0)
+                        results[f"lookup/{s}/{sc}"] = entry([10.0 + diff] * 8)
+    for v in sim_variants:
+        for size in ("L1", "L2"):
+            for order in ("uniform", "sorted"):
+                for kind in ("warm", "coldops"):
+                    name = f"{size}-0pct-{kind}" + ("" if order == "uniform" else f"+{order}")
+                    cachesim.append(sim("direct", name, v))
+                    for s, (di, d1, chain, thunks, mp) in DELTAS.items():
+                        cachesim.append(sim(s, name, v, ir=100 + di, d1r=1.0 + d1, chain=0.5 + chain,
+                                            thunks=thunks if v == "retpoline" else 0.0, mp=mp))
+    meta = {"arch": "x86_64", "caches": [{"level": 1, "type": "Data", "size_bytes": 32768}]}
+    return {"results": results, "meta": meta, "cachesim_all": cachesim,
+            "cachesim": [r for r in cachesim if r["variant"] == "plain"]}
+
+
+def differences(d):
+    return costmodel.differences(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+
+
+def model(d):
+    return costmodel.model(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
 
 
 class TestCostModel(unittest.TestCase):
-    def run_model(self, measured_diff):
-        d = data(measured_diff)
-        rows, why = costmodel.model(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+    def test_each_build_is_priced_with_its_own_counts(self):
+        rows, missing = differences(run())
+        r = {(x["variant"], x["mode"], x["strategy"], x["size"], x["scenario"]): x for x in rows}
+        ret = r[("retpoline", "latency", "default_ops", "L1", "L1-0pct-warm")]
+        self.assertAlmostEqual(ret["x"]["thunk calls"], 2.8)
+        # the thunk's own instructions are priced in the thunk call, not twice
+        self.assertAlmostEqual(ret["x"]["d instructions"], 25 - 3 * 2.8)
+        # priced at the baseline's own ns per instruction, as a multiple of it
+        self.assertAlmostEqual(ret["ns_per_instruction"], RATE)
+        self.assertAlmostEqual(ret["x"]["instructions"], (25 - 3 * 2.8) * RATE)
+        plain = r[("plain", "latency", "default_ops", "L1", "L1-0pct-warm")]
+        self.assertAlmostEqual(plain["x"]["thunk calls"], 0.0)
+        self.assertEqual(missing, {})
+        cal = costmodel.calibration(run()["results"], run()["meta"])
+        self.assertAlmostEqual(cal["thunk"]["retpoline"], THUNK_NS)
+        self.assertAlmostEqual(cal["thunk"]["plain"], 0.0)
+        # thunk calls at the dispatch group's price, a chain miss at the chase's L2 - L1
+        self.assertAlmostEqual(costmodel.fixed_ns(ret, cal), 2.8 * THUNK_NS + 0.2 * (3.8 - 1.0))
+
+    def test_a_build_without_its_counts_is_left_out_not_priced_with_the_plain_ones(self):
+        rows, missing = differences(run(sim_variants=("plain",)))
+        self.assertEqual({r["variant"] for r in rows}, {"plain"})
+        self.assertEqual(sum(missing.values()), 2 * 2 * 3 * len(DELTAS))
+        self.assertEqual({v for v, _ in missing}, {"retpoline"})
+        text = costmodel.section(run(sim_variants=("plain",)), report.baseline_of,
+                                 benchmarks.lookup_scenarios(run()["results"]))
+        self.assertIn("make cachesim VARIANT=retpoline", text)
+
+    def test_the_modes_take_their_own_misses(self):
+        rows, _ = differences(run())
+        for r in rows:
+            want = r["x"]["D1 misses"] if r["mode"] == "throughput" else r["x"]["chain misses"]
+            self.assertEqual(r["x"]["misses"], want)
+
+    def test_sorted_order_and_component_context_have_their_own_counts(self):
+        self.assertEqual(costmodel.sim_name({"size": "L1", "custom": "0", "pollute": "0", "order": "sorted"}),
+                         "L1-0pct-warm+sorted")
+        self.assertEqual(costmodel.sim_name({"size": "L2", "custom": "10", "pollute": "98304",
+                                             "order": "uniform"}), "L2-10pct-coldops")
+        self.assertEqual(costmodel.sim_name({"size": "L1", "custom": "0", "pollute": "0", "order": "uniform",
+                                             "context": "component", "kernel": "6.1"}),
+                         "L1-0pct-component-6.1")
+
+    def test_the_fit_finds_the_coefficients_the_data_were_made_from(self):
+        got, why = model(run())
         self.assertIsNone(why)
-        self.assertEqual(len(rows), 1)
-        return rows[0]
+        for mode, (a, m) in TRUE.items():
+            self.assertAlmostEqual(got["coef"][mode]["instructions"], a, places=6)
+            self.assertAlmostEqual(got["free"][mode]["misses"], m, places=6)
+            if "misses" in costmodel.TERMS[mode]:
+                self.assertAlmostEqual(got["coef"][mode]["misses"], m, places=6)
+        for label, _ in costmodel.FOLDS:
+            self.assertEqual(got["folds"][label]["summary"]["share"], 1.0)
+            self.assertAlmostEqual(got["folds"][label]["summary"]["median_abs"], 0.0, places=6)
+        for mode in costmodel.MODES + ("all",):
+            fitted, n = got["thunk_fit"][("retpoline", mode)]
+            self.assertAlmostEqual(fitted, THUNK_NS, places=6)
 
-    def test_terms_are_counts_times_calibrations(self):
-        r = self.run_model(12.0)
-        t = r["terms"]
-        # 20 more instructions at the baseline's 100 instructions per 10 ns: 2 ns
-        self.assertAlmostEqual(t["instructions"], 2.0)
-        # one more D1 read miss, served from L2: 4 - 1 ns
-        self.assertAlmostEqual(t["D1 misses"], 3.0)
-        self.assertAlmostEqual(t["LL misses"], 0.0)
-        # half a mispredict more at 2 x (3.5 - 1) ns
-        self.assertAlmostEqual(t["mispredicts"], 2.5)
-        # the plain build: an indirect call is only its instructions
-        self.assertAlmostEqual(t["hardening"], 0.0)
-        self.assertAlmostEqual(r["predicted"], 7.5)
-        self.assertAlmostEqual(r["measured"], 12.0)
-        self.assertFalse(r["ok"])            # 7.5 is not within 25% of 12
-        self.assertEqual(r["culprit"], "D1 misses")
+    def test_physical_counterparts(self):
+        got, _ = model(run())
+        self.assertAlmostEqual(got["physical"]["latency"]["misses"], 3.8 - 1.0)
+        # an extra instruction costs the baseline's own rate: 1x its 10 ns over 100 instructions
+        self.assertAlmostEqual(got["physical"]["throughput"]["instructions"], 1.0)
+        self.assertAlmostEqual(costmodel.median_rate(got["rows"], "throughput"), RATE)
 
-    def test_a_close_prediction_holds(self):
-        r = self.run_model(8.0)              # 7.5 is within 25% of 8
-        self.assertTrue(r["ok"])
-        self.assertIsNone(r["culprit"])
+    def test_the_pass_test_has_a_floor_of_one_cycle(self):
+        row = {"measured": 0.10, "ci": (0.08, 0.12), "cycle": CYCLE}
+        self.assertTrue(costmodel.holds(row, 0.30))         # 0.2 ns off: within a cycle
+        self.assertFalse(costmodel.holds(row, 0.45))        # 0.35 ns off: more than a cycle
+        big = {"measured": 10.0, "ci": (9.9, 10.1), "cycle": CYCLE}
+        self.assertTrue(costmodel.holds(big, 10.9))         # within 10%
+        self.assertFalse(costmodel.holds(big, 11.2))
+        self.assertTrue(costmodel.holds({"measured": 10.0, "ci": (8.0, 12.0), "cycle": CYCLE}, 11.9))
+
+    def test_a_held_out_difference_never_enters_the_fit_that_predicts_it(self):
+        # Give one scenario group's measurements a large error.  A validation
+        # whose fit saw them would move its predictions of that group; a held-out
+        # one predicts them exactly as it would with the true values.
+        d0 = run()
+        d1 = run(noise={(timed(m, "L2", "sorted", "plain"), s): 5.0 for m in costmodel.MODES for s in DELTAS})
+        rows0, _ = differences(d0)
+        rows1, _ = differences(d1)
+        cal = costmodel.calibration(d0["results"], d0["meta"])
+        phys = costmodel.physical(rows0, cal)
+        held = "L2-0pct-warm+sorted plain", "L2-0pct-coldops+sorted plain"
+        p0 = {(r["timed"], r["strategy"]): p for r, p in costmodel.cross_validate(rows0, cal, "group", phys)}
+        p1 = {(r["timed"], r["strategy"]): p for r, p in costmodel.cross_validate(rows1, cal, "group", phys)}
+        n = 0
+        for r in rows1:
+            if r["group"] in held:
+                n += 1
+                self.assertAlmostEqual(p1[(r["timed"], r["strategy"])], p0[(r["timed"], r["strategy"])],
+                                       places=9)
+        self.assertEqual(n, 3 * len(DELTAS))
+        # ... and those differences are therefore judged wrong: the answer did not leak in.
+        pairs = [(r, p1[(r["timed"], r["strategy"])]) for r in rows1 if r["group"] in held]
+        self.assertEqual(costmodel.summary(pairs)["held"], 0)
+        # A fit on every difference (what the validation must not be) does move them.
+        leaky = costmodel.fit(rows1, cal, phys)
+        moved = [abs(costmodel.predict(leaky, cal, r) - p0[(r["timed"], r["strategy"])]) for r in rows1
+                 if r["group"] in held]
+        self.assertGreater(max(moved), 0.01)
+
+    def test_every_fold_holds_out_its_key(self):
+        rows, _ = differences(run())
+        cal = costmodel.calibration(run()["results"], run()["meta"])
+        seen = []
+        real_fit = costmodel.fit
+
+        def spy(train, cal_, fallback):
+            seen.append(train)
+            return real_fit(train, cal_, fallback)
+        costmodel.fit = spy
+        try:
+            for _, key in costmodel.FOLDS:
+                seen.clear()
+                pairs = costmodel.cross_validate(rows, cal, key, costmodel.physical(rows, cal))
+                self.assertEqual(len(pairs), len(rows))
+                keys = sorted({r[key] for r in rows})
+                self.assertEqual(len(seen), len(keys))
+                for k, train in zip(keys, seen):
+                    self.assertTrue(train)
+                    self.assertNotIn(k, {r[key] for r in train})
+        finally:
+            costmodel.fit = real_fit
+
+    def test_callgrinds_mispredicts_are_named_not_priced(self):
+        d = run()
+        got, _ = model(d)
+        text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+        self.assertIn("Callgrind and the CPU disagree", text)
+        self.assertIn("`flag_hoisted`", text)
+        # the fit is exact without a mispredict term: nothing of them is priced
+        self.assertEqual(got["folds"]["scenario group"]["summary"]["share"], 1.0)
+
+    def test_the_section_reports_held_out_figures_and_coefficients(self):
+        d = run()
+        text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+        self.assertIn("one scenario group held out at a time", text)
+        self.assertIn("physical counterpart", text)
+        self.assertIn("**met**", text)
+        self.assertIn("no component-context timings", text)
 
     def test_without_counts_it_says_what_it_needs(self):
-        d = data(8.0)
-        d["cachesim"] = []
-        rows, why = costmodel.model(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
-        self.assertEqual(rows, [])
+        d = run()
+        d["cachesim"], d["cachesim_all"] = [], []
+        got, why = model(d)
+        self.assertIsNone(got)
         self.assertIn("make cachesim", why)
         self.assertIn("Not computed", costmodel.section(d, report.baseline_of,
                                                         benchmarks.lookup_scenarios(d["results"])))

@@ -8,7 +8,7 @@
     sections.py          the report's tables of measured data (lookups, variants, ...)
     markdown.py          Markdown tables and number formatting
     claims.py            the article's claims, each tested against the data
-    costmodel.py         the first-order model of the lookup differences
+    costmodel.py         the cost model of the lookup differences, validated held out
     regulator_report.py  the regulator case study and both case studies side by side
     plots.py             the report's plots, drawn by gnuplot
     provenance.py        which build made each file of a results folder

@@ -352,15 +352,21 @@ def evaluate(d):
 
 def variant_view(d, variant):
     """@d as if @variant's timings were the plain build's: its benchmarks
-    with the "/variant:<v>" part removed, the plain ones dropped (simulated
-    counts and disassembly stay those of the plain build).  None when the
-    run has no benchmark of @variant."""
+    with the "/variant:<v>" part removed, the plain ones dropped, and the
+    simulated counts of @variant's own build (cachesim.csv's rows of that
+    variant; none where make cachesim did not simulate it: a claim resting
+    on counts is then not tested under it, never judged with the plain
+    build's counts).  The disassembly stays the plain build's.  None when
+    the run has no benchmark of @variant."""
+    from . import simrows
     tag = f"/variant:{variant}"
     res = {n.replace(tag, ""): e for n, e in d["results"].items() if tag in n}
     if not res:
         return None
     calib = {n: e for n, e in d["results"].items() if n.startswith("calib/")}
-    return {**d, "results": {**calib, **res}}
+    arch = (d.get("meta") or {}).get("arch") or "x86_64"
+    counts = simrows.select(d.get("cachesim_all") or [], arch, variant, arch)
+    return {**d, "results": {**calib, **res}, "cachesim": counts}
 
 
 def context_view(d, kernel, variant=None):

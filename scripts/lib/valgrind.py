@@ -129,14 +129,26 @@ class Valgrind:
 
 # Call instructions, as objdump spells them.
 CALLS = {"x86_64": ("call", "callq"), "arm64": ("bl", "blr", "blraa", "blraaz", "blrab", "blrabz")}
+# Of those, the indirect ones (x86-64: an operand that starts with "*").
+INDIRECT_CALLS = {"arm64": ("blr", "blraa", "blraaz", "blrab", "blrabz")}
+# Return instructions.
+RETURNS = {"x86_64": ("ret", "retq"), "arm64": ("ret", "retaa", "retab")}
 # Functions whose calls are no lookup's (cachesim.py toggles collection off in them).
 NOT_COUNTED = ("ob_pollute",)
+# The retpoline build's thunks (src/arch/x86_64/retpoline.S): a call or jump
+# to one is an indirect call or jump of the source.
+THUNK_PREFIX = "<__x86_indirect_thunk_"
+RETURN_THUNK = "<__x86_return_thunk>"
 _sites = {}
 
 
-def call_sites(path, arch):
-    """The addresses of every call instruction in the ELF file @path (file
-    addresses, as callgrind writes them), by objdump."""
+def control_sites(path, arch):
+    """{address: kind} of the control transfers the model counts in the ELF
+    file @path (file addresses, as callgrind writes them), by objdump.
+    Kinds: "call" (a direct call), "icall" (an indirect call), "thunk_call"
+    and "thunk_jmp" (a call or a jump to a retpoline thunk: an indirect
+    call or jump of the source), "ret" (a return) and "rethunk" (a jump to
+    the return thunk: the rethunk and srso builds' return)."""
     key = (path, arch)
     if key in _sites:
         return _sites[key]
@@ -147,25 +159,51 @@ def call_sites(path, arch):
     res = subprocess.run([objdump, "-d", "--no-show-raw-insn", path], capture_output=True, text=True)
     if res.returncode:
         raise ValgrindError(f"{objdump} -d {path}: {res.stderr.strip()[:200]}")
-    sites = set()
+    sites = {}
     for line in res.stdout.splitlines():
         parts = line.split("\t")
-        if len(parts) >= 2 and parts[0].rstrip().endswith(":"):
-            mnem = parts[1].split()[0] if parts[1].split() else ""
-            # The call of the pollution between lookups is not a lookup's.
-            if mnem in CALLS[arch] and not any(f"<{fn}>" in line for fn in NOT_COUNTED):
-                sites.add(int(parts[0].strip().rstrip(":"), 16))
+        if len(parts) < 2 or not parts[0].rstrip().endswith(":"):
+            continue
+        words = parts[1].split()
+        while words and words[0] in ("notrack", "bnd", "ds"):     # prefixes (ibt: notrack call *%rax)
+            words = words[1:]
+        mnem = words[0] if words else ""
+        operand = " ".join(words[1:])
+        addr = int(parts[0].strip().rstrip(":"), 16)
+        # The call of the pollution between lookups is not a lookup's.
+        if any(f"<{fn}>" in line for fn in NOT_COUNTED):
+            continue
+        # A thunk's own jump back into itself (<thunk+0x5>) is no call of the source.
+        to_thunk = THUNK_PREFIX in operand and "+" not in operand.split(THUNK_PREFIX, 1)[1]
+        if mnem in CALLS[arch]:
+            if to_thunk:
+                sites[addr] = "thunk_call"
+            elif operand.startswith("*") or mnem in INDIRECT_CALLS.get(arch, ()):
+                sites[addr] = "icall"
+            else:
+                sites[addr] = "call"
+        elif mnem in RETURNS[arch]:
+            sites[addr] = "ret"
+        elif mnem in ("jmp", "jmpq"):
+            if to_thunk:
+                sites[addr] = "thunk_jmp"
+            elif RETURN_THUNK in operand:
+                sites[addr] = "rethunk"
     _sites[key] = sites
     return sites
 
 
-def calls_executed(profile, arch):
-    """Call instructions executed while collecting, from a callgrind profile
-    written with --dump-instr=yes --compress-strings=no --compress-pos=no:
-    the Ir of every instruction that is a call (objdump of its object).
-    Counted from the instructions, not from callgrind's call arcs: on arm64
-    callgrind also takes some plain branches (b) for calls."""
-    n = 0
+CALL_KINDS = ("call", "icall", "thunk_call")
+
+
+def control_counts(profile, arch):
+    """Executions of each kind of control_sites() while collecting, from a
+    callgrind profile written with --dump-instr=yes --compress-strings=no
+    --compress-pos=no: the Ir of every such instruction.  Counted from the
+    instructions, not from callgrind's call arcs: on arm64 callgrind also
+    takes some plain branches (b) for calls.  Returns {kind: count} and
+    "calls": every call instruction (CALL_KINDS)."""
+    n = {"call": 0, "icall": 0, "thunk_call": 0, "thunk_jmp": 0, "ret": 0, "rethunk": 0, "calls": 0}
     ob, skip = None, False
     with open(profile) as f:
         for line in f:
@@ -178,6 +216,39 @@ def calls_executed(profile, arch):
                 skip = True
             elif line[:2] == "0x" and ob and os.path.isfile(ob):
                 f0 = line.split()
-                if len(f0) >= 3 and int(f0[0], 16) in call_sites(ob, arch):
-                    n += int(f0[2])
+                if len(f0) < 3:
+                    continue
+                kind = control_sites(ob, arch).get(int(f0[0], 16))
+                if kind:
+                    n[kind] += int(f0[2])
+                    if kind in CALL_KINDS:
+                        n["calls"] += int(f0[2])
     return n
+
+
+def read_misses_by_line(profile):
+    """{(source file, line): D1 read misses} of a callgrind profile written
+    with --dump-instr=yes --compress-strings=no --compress-pos=no (positions
+    "instr line"), the inlined file (fi=, fe=) where there is one: what the
+    cost model splits into misses on the lookup's dependent chain and misses
+    beside it (cachesim.py chain_split())."""
+    events, fname, skip = None, None, False
+    out = {}
+    with open(profile) as f:
+        for line in f:
+            if skip:
+                skip = False
+                continue
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith(("fl=", "fi=", "fe=")):
+                fname = line[3:].strip()
+            elif line.startswith("calls="):
+                skip = True
+            elif line[:2] == "0x" and events and "D1mr" in events:
+                p = line.split()
+                k = events.index("D1mr") + 2
+                if len(p) > k and int(p[k]):
+                    key = (fname, int(p[1]))
+                    out[key] = out.get(key, 0) + int(p[k])
+    return out
