@@ -124,6 +124,17 @@ CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 deps-test-arm64 \
 	disasm report compare deps-report fuzz deps-fuzz clean help
 
+# The measured code is aligned as the kernel's: loops and jump targets not at
+# all (x86's -falign-jumps=1 -falign-loops=1; gcc's default pads them with
+# multi-byte NOPs that a lookup executes, a different number per strategy).
+# Its functions start on a cache line of their own, as the kernel's
+# CONFIG_DEBUG_FORCE_FUNCTION_ALIGNMENT_64B does for the same reason: so that
+# an edit elsewhere cannot move a strategy's loop within its lines (its
+# offset mod 64 would otherwise be whatever the code before it left: 16-byte
+# default alignment puts each strategy's loop at another offset).  clang
+# aligns no jump target (the kernel's cc-option leaves -falign-jumps out).
+ALIGN_MEASURED	:= -falign-functions=64 -falign-loops=1 $(if $(filter clang%,$(CCNAME)),,-falign-jumps=1)
+
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
 define build_rules
@@ -135,10 +146,9 @@ $(1)/gen/commit.h: FORCE
 $(1)/obj/src/build.o: $(1)/gen/commit.h
 $(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
 
-# The measured functions and their loops start on a cache line of their own,
-# so that no strategy gains or loses by where its loop falls in a line.
-$(1)/obj/src/strategies/%.o: CFLAGS_COMMON += -falign-functions=64 -falign-loops=64
-$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += -falign-functions=64 -falign-loops=64
+# The measured code's alignment (ALIGN_MEASURED, above).
+$(1)/obj/src/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
+$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
 
 $(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
