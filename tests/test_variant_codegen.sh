@@ -9,8 +9,10 @@
 # starts every function reached through a pointer (the ops, a strategy's
 # build/lookup/run) with endbr64, and the others have none.
 #
-# No NOP inside any function of the measured code (loops and jump targets
-# unaligned, as the kernel's; what pads a function's end is never run).
+# Code generation as the kernel's (docs/variants.md): no NOP inside any
+# function of the measured code (loops and jump targets unaligned; what
+# pads a function's end is never run); in the kernel-based builds no frame
+# pointer and ftrace's 5-byte entry NOP at every function.
 #
 #   OPSBENCH_BUILD=build/x86_64-gcc-retpoline OPSBENCH_VARIANT=retpoline tests/test_variant_codegen.sh
 set -u
@@ -50,6 +52,20 @@ inner_nops() {
 }
 check "$variant: no NOP inside the measured functions (no loop or jump alignment)" \
 	bash -c "$(declare -f fn_insns inner_nops); out=\$(inner_nops ${measured[*]}); echo \"\$out\" | head; [[ -z \$out ]]"
+if [[ $variant == plain ]]; then
+	check "plain: no entry NOP" \
+		bash -c "$(declare -f fn_insns); [[ \$(fn_insns ${objs[*]} | awk -F'\\t' '\$1 != fn { fn = \$1; if (\$2 ~ /^0f 1f 44 00 /) n++ } END { print n + 0 }') == 0 ]]"
+else
+	# The frame setup that CONFIG_FRAME_POINTER would put in most functions.
+	check "$variant: no frame pointer set up in the strategies" \
+		bash -c "[[ \$(objdump -d --no-show-raw-insn ${objs[*]} | awk '/\tpush +%rbp\$/ { p = 1; next } p && /\tmov +%rsp,%rbp\$/ { n++ } { p = 0 } END { print n + 0 }') == 0 ]]"
+	check "$variant: every function starts with ftrace's 5-byte NOP (after endbr64 in ibt)" \
+		bash -c "$(declare -f fn_insns); fn_insns ${measured[*]} | awk -F'\\t' '
+			\$1 != fn { fn = \$1; k = 0; fns++ } { k++ }
+			k == 1 && \$3 ~ /^endbr64/ { k = 0; next }
+			k == 1 && \$2 !~ /^0f 1f 44 00 [0-9a-f][0-9a-f] *\$/ { print fn \": \" \$3; bad++ }
+			END { print fns + 0, \"functions\"; exit !(fns > 0 && bad == 0) }'"
+fi
 
 if [[ $variant == retpoline || $variant == rethunk || $variant == srso ]]; then
 	check "retpoline: no indirect call or jump left in the strategies" \
