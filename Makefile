@@ -48,7 +48,8 @@ OB_COMMIT	:= $(or $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 #              INDIRECT_CALL_* compare, as in the kernel.  x86-64 only.
 #   rethunk    retpoline, and every return through __x86_return_thunk
 #              (-mfunction-return=thunk-extern; the thunk is "ret; int3", the
-#              cheapest case).  x86-64, gcc (clang >= 15).
+#              cheapest case), the indirect thunks' own too (OB_RETHUNK).
+#              x86-64, gcc (clang >= 15).
 #   srso       rethunk, with the return thunk of the kernel's "Safe RET"
 #              mitigation of AMD's SRSO (a call to a helper that drops its
 #              own return address: every return mispredicted), as this
@@ -104,7 +105,7 @@ VARIANT_kernel	:= $(call KERNEL_FLAGS_$(ARCH),$(CCNAME))
 VARIANT_retpoline := $(VARIANT_kernel) -DOB_RETPOLINE \
 		   $(if $(filter clang%,$(CCNAME)),-mretpoline-external-thunk,\
 		     -mindirect-branch=thunk-extern -mindirect-branch-register)
-VARIANT_rethunk	:= $(VARIANT_retpoline) -mfunction-return=thunk-extern
+VARIANT_rethunk	:= $(VARIANT_retpoline) -mfunction-return=thunk-extern -DOB_RETHUNK
 VARIANT_srso	:= $(VARIANT_rethunk) -DOB_SRSO
 VARIANT_ibt	:= $(VARIANT_kernel) -fcf-protection=branch
 VARIANT_kcfi	:= $(call KERNEL_FLAGS_$(ARCH),clang) -fsanitize=kcfi -DOB_KCFI

@@ -12,7 +12,8 @@
 # Code generation as the kernel's (docs/variants.md): no NOP inside any
 # function of the measured code (loops and jump targets unaligned; what
 # pads a function's end is never run); in the kernel-based builds no frame
-# pointer and ftrace's 5-byte entry NOP at every function.
+# pointer and ftrace's 5-byte entry NOP at every function; in rethunk and
+# srso the indirect thunks return through __x86_return_thunk.
 #
 #   OPSBENCH_BUILD=build/x86_64-gcc-retpoline OPSBENCH_VARIANT=retpoline tests/test_variant_codegen.sh
 set -u
@@ -89,6 +90,21 @@ else
 fi
 thunk_obj=$build/obj/src/arch/x86_64/retpoline.o
 thunk_asm() { objdump -d --no-show-raw-insn "$thunk_obj" | awk '/<__x86_return_thunk>:$/ { on = 1; next } /^$/ { on = 0 } on'; }
+# ind_thunk_ends: the instruction after each indirect thunk's "mov %reg,(%rsp)".
+ind_thunk_ends() {
+	objdump -d --no-show-raw-insn "$thunk_obj" |
+		awk '/<__x86_indirect_thunk_[a-z0-9]+>:$/ { on = 1; next } /^$/ { on = 0 }
+		     on && m { print; m = 0 } on && /\tmov +%[a-z0-9]+,\(%rsp\)$/ { m = 1 }'
+}
+if [[ $variant == rethunk || $variant == srso ]]; then
+	check "$variant: each indirect thunk ends in jmp __x86_return_thunk (the kernel's RET)" \
+		bash -c "$(declare -f ind_thunk_ends); thunk_obj='$thunk_obj'; out=\$(ind_thunk_ends); echo \"\$out\" | head -3;
+			[[ \$(echo \"\$out\" | grep -c .) == 15 && \$(echo \"\$out\" | grep -cE 'jmp +[0-9a-f]+ <__x86_return_thunk>') == 15 ]]"
+elif [[ $variant == retpoline ]]; then
+	check "retpoline: each indirect thunk ends in ret" \
+		bash -c "$(declare -f ind_thunk_ends); thunk_obj='$thunk_obj'; out=\$(ind_thunk_ends);
+			[[ \$(echo \"\$out\" | grep -c .) == 15 && \$(echo \"\$out\" | grep -cE '[[:space:]]retq?[[:space:]]*\$') == 15 ]]"
+fi
 if [[ $variant == srso ]]; then
 	check "srso: the return thunk calls a helper that drops its return address (Safe RET)" \
 		bash -c "$(declare -f thunk_asm); thunk_obj='$thunk_obj'; thunk_asm | grep -qE 'call ' &&
