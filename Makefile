@@ -187,6 +187,22 @@ $(1)/obj/%.o: %.cc
 	@$$(if $$(Q),echo "  CXX     $$@")
 	$$(Q)$$(CXX) $$(CXXFLAGS_COMMON) $(2) -c $$< -o $$@
 
+# x86-64: the static_call strategy's static calls are patched at their call
+# sites (the kernel's HAVE_STATIC_CALL_INLINE): compiled to assembly, its
+# calls of trampolines recorded and its code given pages of its own by
+# scripts/static_call_sites.awk (objtool's part), then assembled.
+ifeq ($(ARCH),x86_64)
+$(1)/obj/src/strategies/static_call.s: src/strategies/static_call.c
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  CC      $$@")
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -S $$< -o $$@
+
+$(1)/obj/src/strategies/static_call.o: $(1)/obj/src/strategies/static_call.s scripts/static_call_sites.awk
+	@$$(if $$(Q),echo "  SITES   $$@")
+	$$(Q)awk -f scripts/static_call_sites.awk $$< >$$(@:.o=.sites.s)
+	$$(Q)$$(CC) -c $$(@:.o=.sites.s) -o $$@
+endif
+
 $(1)/bin/opsbench-suite: $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")

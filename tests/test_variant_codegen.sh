@@ -13,7 +13,11 @@
 # function of the measured code (loops and jump targets unaligned; what
 # pads a function's end is never run); in the kernel-based builds no frame
 # pointer and ftrace's 5-byte entry NOP at every function; in rethunk and
-# srso the indirect thunks return through __x86_return_thunk.
+# srso the indirect thunks return through __x86_return_thunk; static_call
+# records each of its calls of a trampoline as an inline call site, which
+# ob_static_call_update() patches to call the target itself
+# (tests/test_static_call.c checks the patched bytes at run time), and
+# static_call_tramp calls the trampolines.
 #
 #   OPSBENCH_BUILD=build/x86_64-gcc-retpoline OPSBENCH_VARIANT=retpoline tests/test_variant_codegen.sh
 set -u
@@ -114,17 +118,43 @@ elif [[ $variant == rethunk ]]; then
 		bash -c "$(declare -f thunk_asm); thunk_obj='$thunk_obj'; ! thunk_asm | grep -qE 'call ' && thunk_asm | grep -qE 'ret'"
 fi
 
-# static_call's lookup and loops reach every op by a direct call to its
-# trampoline, under every variant: no indirect call and no thunk there.
-walk_fns() { # object: the disassembly of its static_call_{lookup,run*} functions
+# static_call's and static_call_tramp's lookup and loops reach every op by
+# a direct call to its trampoline, under every variant: no indirect call and
+# no thunk there.  static_call's are inline call sites: every one recorded
+# in ob_static_call_sites (patched at attach time) and its code in pages of
+# its own; static_call_tramp's stay calls of the trampolines.
+walk_fns() { # object strategy: the disassembly of its <strategy>_{lookup,run*} functions
 	objdump -dr --no-show-raw-insn "$1" |
-		awk '/>:$/ { keep = ($0 ~ /<static_call_(lookup|run[a-z_]*)>:$/) } keep'
+		awk -v s="$2" '/>:$/ { keep = ($0 ~ "<" s "_(lookup|run[a-z0-9_]*)>:$") } keep'
 }
+tramp_calls='call +[0-9a-f]+ <ob_static_call_tramp_(ool_)?(d_hash|d_compare|d_revalidate|permission)>|R_X86_64_PLT32[[:space:]]+ob_static_call_tramp_(ool_)?(d_hash|d_compare|d_revalidate|permission)'
+for s in static_call static_call_tramp; do
+	o=$build/obj/src/strategies/$s.o
+	check "$variant: $s's walk calls the op trampolines directly" \
+		bash -c "$(declare -f walk_fns); (( \$(walk_fns '$o' $s | grep -cE '$tramp_calls') > 0 ))"
+	check "$variant: $s's walk has no indirect call and no thunk" \
+		bash -c "$(declare -f walk_fns); [[ \$(walk_fns '$o' $s | grep -cE '(call|jmp) +\\*|__x86_indirect_thunk') == 0 ]]"
+done
 sc_obj=$build/obj/src/strategies/static_call.o
-check "$variant: static_call's walk calls the op trampolines directly" \
-	bash -c "$(declare -f walk_fns); (( \$(walk_fns '$sc_obj' | grep -cE 'call +[0-9a-f]+ <ob_static_call_tramp_d_(hash|compare|revalidate)>|R_X86_64_PLT32[[:space:]]+ob_static_call_tramp_d_(hash|compare|revalidate)') > 0 ))"
-check "$variant: static_call's walk has no indirect call and no thunk" \
-	bash -c "$(declare -f walk_fns); [[ \$(walk_fns '$sc_obj' | grep -cE '(call|jmp) +\\*|__x86_indirect_thunk') == 0 ]]"
+# Relocations of the trampolines in the code, of the keys in the site table.
+tramp_relocs() { objdump -r "$1" | awk '/^RELOCATION RECORDS FOR \[/ { sec = $4 } sec ~ /text/ && $3 ~ /^ob_static_call_tramp_/' | wc -l; }
+site_relocs() { objdump -r "$1" | awk '/^RELOCATION RECORDS FOR \[/ { sec = $4 } sec == "[ob_static_call_sites]:" && $3 ~ /^ob_static_call_key_/' | wc -l; }
+check "$variant: static_call records every call of a trampoline as an inline call site" \
+	bash -c "$(declare -f tramp_relocs site_relocs); n=\$(tramp_relocs '$sc_obj'); echo \"\$n calls, \$(site_relocs '$sc_obj') sites\";
+		(( n > 0 )) && [[ \$(site_relocs '$sc_obj') == \$n ]]"
+# own_pages OBJ: each code section page-aligned, a whole number of pages.
+own_pages() {
+	local n=0 name size align
+	while read -r _ name size _ _ _ align; do
+		[[ $align == '2**12' ]] && (( 16#$size % 4096 == 0 )) || { echo "$name: $size bytes, $align"; return 1; }
+		n=$((n + 1))
+	done < <(objdump -h "$1" | grep -E '^ +[0-9]+ \.text')
+	(( n > 0 ))
+}
+check "$variant: static_call's code has pages of its own (W^X patching)" \
+	bash -c "$(declare -f own_pages); own_pages '$sc_obj'"
+check "$variant: static_call_tramp records no call site" \
+	bash -c "! objdump -h '$build/obj/src/strategies/static_call_tramp.o' | grep -q ob_static_call_sites"
 
 # The functions reached through pointers: the ops and the struct strategy's.
 indirect_targets='<([a-z_]+_(build|lookup|run)|[a-z_]*(default|casefold|generation)_d_[a-z]+)>:$'
