@@ -39,15 +39,17 @@ OB_COMMIT	:= $(or $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 # Code generation (VARIANT=plain|kernel|retpoline), each its own build tree:
 #   plain      a user-space -O2 build, as before
 #   kernel     the kernel's flags that change code generation:
-#              -fno-strict-aliasing -fno-common, frame pointers kept (as
-#              CONFIG_FRAME_POINTER), and on x86-64 -mno-red-zone
+#              -fno-strict-aliasing -fno-common; on x86-64 -mno-red-zone,
+#              -fno-pie, no frame pointers (ORC) and ftrace's entry NOP
+#              (KERNEL_FLAGS_x86_64 below); arm64 keeps frame pointers
 #   retpoline  kernel, and every indirect call and jump through this
 #              project's own thunks (src/arch/x86_64/retpoline.S), with
 #              OB_RETPOLINE (CONFIG_MITIGATION_RETPOLINE): only here does
 #              INDIRECT_CALL_* compare, as in the kernel.  x86-64 only.
 #   rethunk    retpoline, and every return through __x86_return_thunk
 #              (-mfunction-return=thunk-extern; the thunk is "ret; int3", the
-#              cheapest case).  x86-64, gcc (clang >= 15).
+#              cheapest case), the indirect thunks' own too (OB_RETHUNK).
+#              x86-64, gcc (clang >= 15).
 #   srso       rethunk, with the return thunk of the kernel's "Safe RET"
 #              mitigation of AMD's SRSO (a call to a helper that drops its
 #              own return address: every return mispredicted), as this
@@ -80,15 +82,33 @@ ifneq ($(filter clang%,$(CCNAME)),)
 $(error VARIANT=$(VARIANT): needs gcc (clang has -mfunction-return only from version 15))
 endif
 endif
-VARIANT_kernel	:= -fno-strict-aliasing -fno-common -fno-omit-frame-pointer \
-		   $(if $(filter x86_64,$(ARCH)),-mno-red-zone)
+# The kernel's flags of each architecture.  x86-64: no frame pointers (the
+# distributions' kernels unwind with ORC; one with CONFIG_FRAME_POINTER would
+# add -fno-omit-frame-pointer -fno-optimize-sibling-calls), not
+# position-independent (-fno-PIE), no red zone, and ftrace's 5-byte NOP at
+# every function's entry (KERNEL_ENTRY_NOP).  arm64 kernels keep frame
+# pointers (their unwinder walks the frame records).
+KERNEL_FLAGS_x86_64 = -fno-strict-aliasing -fno-common -mno-red-zone -fno-pie $(call kernel_entry_nop,$(1))
+KERNEL_FLAGS_arm64 = -fno-strict-aliasing -fno-common -fno-omit-frame-pointer
+# ftrace's entry NOP, the one instruction the kernel runs at each function's
+# entry once ftrace has turned its "call __fentry__" into a 5-byte NOP.
+# gcc: -pg -mfentry -mnop-mcount emits that NOP ("nopl 0x0(%rax,%rax,1)"),
+# -mrecord-mcount lists it in __mcount_loc as the kernel's build does; no
+# mcount symbol is needed.  (-mnop-mcount refuses PIC, hence -fno-pie and
+# the -no-pie link; -pg refuses an explicit -fomit-frame-pointer but omits
+# the frame pointer with -mfentry, as the kernel's build relies on.)  clang
+# has no -mnop-mcount on x86-64: -fpatchable-function-entry=5, which it
+# emits as one 5-byte NOP, the same instruction.  (6.12's CALL_PADDING adds
+# -fpatchable-function-entry=16,16: 16 bytes before the entry, never run.)
+kernel_entry_nop = $(if $(filter clang%,$(1)),-fpatchable-function-entry=5 -fomit-frame-pointer,-pg -mfentry -mnop-mcount -mrecord-mcount)
+VARIANT_kernel	:= $(call KERNEL_FLAGS_$(ARCH),$(CCNAME))
 VARIANT_retpoline := $(VARIANT_kernel) -DOB_RETPOLINE \
 		   $(if $(filter clang%,$(CCNAME)),-mretpoline-external-thunk,\
 		     -mindirect-branch=thunk-extern -mindirect-branch-register)
-VARIANT_rethunk	:= $(VARIANT_retpoline) -mfunction-return=thunk-extern
+VARIANT_rethunk	:= $(VARIANT_retpoline) -mfunction-return=thunk-extern -DOB_RETHUNK
 VARIANT_srso	:= $(VARIANT_rethunk) -DOB_SRSO
 VARIANT_ibt	:= $(VARIANT_kernel) -fcf-protection=branch
-VARIANT_kcfi	:= $(VARIANT_kernel) -fsanitize=kcfi -DOB_KCFI
+VARIANT_kcfi	:= $(call KERNEL_FLAGS_$(ARCH),clang) -fsanitize=kcfi -DOB_KCFI
 # BTI is in the code but not enforced in Debian 12's executables: its arm64
 # crt1.o has no BTI note and no landing pad at _start, so the linker leaves
 # the executable unmarked (forcing the mark with -z force-bti makes it die
@@ -100,6 +120,8 @@ $(error VARIANT=kcfi: CC=$(CC) is not clang >= 16 (-fsanitize=kcfi); leave CC un
 endif
 endif
 VARIANT_CFLAGS	:= $(VARIANT_$(VARIANT)) -DOB_VARIANT='"$(VARIANT)"'
+# Executables of the x86-64 kernel-based builds are not position-independent.
+VARIANT_LDFLAGS	:= $(if $(filter-out plain,$(VARIANT)),$(if $(filter x86_64,$(ARCH)),-no-pie))
 BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))$(if $(filter-out plain,$(VARIANT)),-$(VARIANT))
 ASAN_BUILD	?= $(BUILD)-asan
 
@@ -124,6 +146,17 @@ CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 deps-test-arm64 \
 	disasm report compare deps-report fuzz deps-fuzz clean help
 
+# The measured code is aligned as the kernel's: loops and jump targets not at
+# all (x86's -falign-jumps=1 -falign-loops=1; gcc's default pads them with
+# multi-byte NOPs that a lookup executes, a different number per strategy).
+# Its functions start on a cache line of their own, as the kernel's
+# CONFIG_DEBUG_FORCE_FUNCTION_ALIGNMENT_64B does for the same reason: so that
+# an edit elsewhere cannot move a strategy's loop within its lines (its
+# offset mod 64 would otherwise be whatever the code before it left: 16-byte
+# default alignment puts each strategy's loop at another offset).  clang
+# aligns no jump target (the kernel's cc-option leaves -falign-jumps out).
+ALIGN_MEASURED	:= -falign-functions=64 -falign-loops=1 $(if $(filter clang%,$(CCNAME)),,-falign-jumps=1)
+
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
 define build_rules
@@ -135,10 +168,9 @@ $(1)/gen/commit.h: FORCE
 $(1)/obj/src/build.o: $(1)/gen/commit.h
 $(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
 
-# The measured functions and their loops start on a cache line of their own,
-# so that no strategy gains or loses by where its loop falls in a line.
-$(1)/obj/src/strategies/%.o: CFLAGS_COMMON += -falign-functions=64 -falign-loops=64
-$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += -falign-functions=64 -falign-loops=64
+# The measured code's alignment (ALIGN_MEASURED, above).
+$(1)/obj/src/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
+$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
 
 $(1)/obj/%.o: %.c
 	@mkdir -p $$(dir $$@)
@@ -155,10 +187,26 @@ $(1)/obj/%.o: %.cc
 	@$$(if $$(Q),echo "  CXX     $$@")
 	$$(Q)$$(CXX) $$(CXXFLAGS_COMMON) $(2) -c $$< -o $$@
 
+# x86-64: the static_call strategy's static calls are patched at their call
+# sites (the kernel's HAVE_STATIC_CALL_INLINE): compiled to assembly, its
+# calls of trampolines recorded and its code given pages of its own by
+# scripts/static_call_sites.awk (objtool's part), then assembled.
+ifeq ($(ARCH),x86_64)
+$(1)/obj/src/strategies/static_call.s: src/strategies/static_call.c
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  CC      $$@")
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -S $$< -o $$@
+
+$(1)/obj/src/strategies/static_call.o: $(1)/obj/src/strategies/static_call.s scripts/static_call_sites.awk
+	@$$(if $$(Q),echo "  SITES   $$@")
+	$$(Q)awk -f scripts/static_call_sites.awk $$< >$$(@:.o=.sites.s)
+	$$(Q)$$(CC) -c $$(@:.o=.sites.s) -o $$@
+endif
+
 $(1)/bin/opsbench-suite: $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CXX) $(2) $$^ -o $$@ -lbenchmark -lpthread -lm
+	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$^ -o $$@ -lbenchmark -lpthread -lm
 
 $(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
 	@rm -f $$@
@@ -168,19 +216,19 @@ $(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LI
 $(1)/tests/%: $(1)/obj/tests/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$^ -o $$@ -lcmocka -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$^ -o $$@ -lcmocka -lm
 
 $(1)/bin/%: $(1)/obj/bench/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$^ -o $$@ -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$^ -o $$@ -lm
 
 # The driver linked statically, from the same objects: what valgrind:arm64
 # runs under qemu-aarch64 (make cachesim ARCH=arm64; it stops on a dynamic one).
 $(1)/bin/opsbench-run-static: $(1)/obj/bench/opsbench-run.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) -static $$^ -o $$@ -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) -static $$^ -o $$@ -lm
 
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
@@ -376,8 +424,8 @@ DISASM_HDRS	:= $(wildcard src/model/*.h include/opsbench/*.h)
 DISASM_X86_COLS	:= $(addprefix x86_64-,plain kernel retpoline rethunk ibt $(if $(KCFI_CC),kcfi))
 DISASM_ARM_COLS	:= $(addprefix arm64-,plain bti-pac)
 disasm_cc	= $(if $(filter arm64-%,$(1)),aarch64-linux-gnu-gcc,$(if $(filter %-kcfi,$(1)),$(KCFI_CC),gcc))
-# A variant's flags for an architecture (-mno-red-zone is x86-64's).
-disasm_flags	= $(if $(filter arm64-%,$(1)),$(filter-out -mno-red-zone,$(VARIANT_$(1:arm64-%=%))),$(VARIANT_$(1:x86_64-%=%)))
+# A variant's flags for an architecture (the kernel's flags are per architecture).
+disasm_flags	= $(if $(filter arm64-%,$(1)),$(if $(filter-out arm64-plain,$(1)),$(call KERNEL_FLAGS_arm64)) $(filter-out $(VARIANT_kernel),$(VARIANT_$(1:arm64-%=%))),$(VARIANT_$(1:x86_64-%=%)))
 
 define disasm_rules
 $(DISASM_DIR)/$(1)/%.o: src/strategies/%.c $(DISASM_HDRS)

@@ -346,9 +346,9 @@ static void list(const struct ob_caches *c)
 	const struct strategy *s;
 	size_t i;
 
-	printf("%-14s %-13s %s\n", "strategy", "object_bytes", "how an optional op is reached");
+	printf("%-17s %-13s %s\n", "strategy", "object_bytes", "how an optional op is reached");
 	for_each_strategy(s, i)
-		printf("%-14s %-13zu %s%s\n", s->name, s->object_size, s->summary,
+		printf("%-17s %-13zu %s%s\n", s->name, s->object_size, s->summary,
 		       s->baseline ? " [baseline]" : s->custom_baseline ? " [baseline with custom ops]" : "");
 	printf("\n%-24s %-9s %-8s %-6s %-8s %-14s %s\n", "scenario", "dentries", "custom%", "depth",
 	       "order", "pollute_bytes", "what it shows");

@@ -123,7 +123,8 @@ def main():
            "function reached through a pointer; kcfi, the type check before every indirect call "
            "(`mov $-hash,%r10d; add -0x4(%reg),%r10d; je; ud2`); arm64 bti-pac, `bti c` or "
            "`paciasp` (itself a landing pad) on entry and `autiasp` before `ret`. static_call's op "
-           "call is a direct `call`/`bl` to its trampoline in every variant.\n"]
+           "call is a direct `call`/`bl` to its trampoline in every variant; on x86-64 the running "
+           "program patches it to call the op itself (static_call_tramp's stays on the trampoline).\n"]
     for site, what in SITES:
         out += [f"## Instructions per site: {site} ({what})\n",
                 "| strategy | " + " | ".join(title for _, _, title, _ in variants) + " |",

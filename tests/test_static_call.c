@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_static_call.c - the static call trampolines (include/opsbench/
- * static_call.h) and the static_call strategy's attach and detach.
+ * test_static_call.c - the static call trampolines and inline call sites
+ * (include/opsbench/static_call.h) and the static_call strategies' attach
+ * and detach.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -23,6 +24,7 @@ OB_DECLARE_STATIC_CALL(selftest, selftest_fn);
 extern struct ob_static_call_key ob_static_call_key_d_hash;
 extern struct ob_static_call_key ob_static_call_key_d_compare;
 extern struct ob_static_call_key ob_static_call_key_d_revalidate;
+extern struct ob_static_call_key ob_static_call_key_ool_d_hash;
 
 static noinline long plus_one(long x)
 {
@@ -56,6 +58,54 @@ static void *tramp_target(const struct ob_static_call_key *key)
 	return (void *)((uintptr_t)p + rel);
 #endif
 }
+
+#if defined(__x86_64__)
+/*
+ * What call site @at reaches: a call's or jump's target, or NULL for the
+ * kernel's xor5rax (return 0 without a call).  *@kind: 'c'all, 'j'ump
+ * (either form) or 'x'or5rax.
+ */
+static void *site_target(const unsigned char *at, char *kind)
+{
+	static const unsigned char xor5rax[] = { 0x2e, 0x2e, 0x2e, 0x31, 0xc0 };
+	size_t op_len = at[0] == 0x0f ? 2 : 1;
+	int32_t rel;
+
+	if (!memcmp(at, xor5rax, sizeof(xor5rax))) {
+		*kind = 'x';
+		return NULL;
+	}
+	assert_true(at[0] == 0xe8 || at[0] == 0xe9 || (at[0] == 0x0f && (at[1] & 0xf0) == 0x80));
+	*kind = at[0] == 0xe8 ? 'c' : 'j';
+	memcpy(&rel, at + op_len, sizeof(rel));
+	return (void *)((uintptr_t)at + op_len + sizeof(rel) + (intptr_t)rel);
+}
+
+/*
+ * Every inline call site of @key reaches @func directly (a call of it, or a
+ * jump to it), or, @func NULL, returns 0: xor5rax, or a jump to the
+ * trampoline.  Returns how many sites there are.
+ */
+static size_t assert_sites_reach(const struct ob_static_call_key *key, void *func)
+{
+	void *sites[256];
+	size_t n = ob_static_call_sites(key, sites, 256);
+
+	assert_in_range(n, 0, 256);
+	for (size_t i = 0; i < n; i++) {
+		char kind;
+		void *to = site_target(sites[i], &kind);
+
+		if (func)
+			assert_ptr_equal(to, func);
+		else if (kind == 'j')
+			assert_ptr_equal(to, key->tramp);
+		else
+			assert_int_equal(kind, 'x');
+	}
+	return n;
+}
+#endif
 
 /* Unpatched, the trampoline returns 0; patched, it jumps, and can be repatched. */
 static void test_trampoline_returns_zero_then_jumps_to_each_target(void **state)
@@ -144,12 +194,91 @@ static void test_strategy_attaches_while_a_tree_with_custom_ops_lives(void **sta
 	workload_free(custom);
 }
 
+#if defined(__x86_64__)
+/* What null_tested finds for the first @n lookups of @wl, in @want. */
+static void reference_lookups(const struct workload *wl, long *want, size_t n)
+{
+	const struct strategy *ref = ob_strategy_find("null_tested");
+	struct ob_tree *t;
+
+	assert_int_equal(ref->build(wl, &t, NULL), 0);
+	for (size_t i = 0; i < n; i++)
+		want[i] = ref->lookup(t, wl->lookups[i].start, workload_path(wl, i));
+	ref->destroy(t);
+}
+#endif
+
+/*
+ * x86-64: static_call's call sites are patched to call the op itself
+ * (HAVE_STATIC_CALL_INLINE), and back to "return 0" when it is detached.
+ * arm64 records none (the kernel's arm64 static calls are out of line).
+ */
+static void test_static_call_patches_its_call_sites_to_the_target(void **state)
+{
+	const struct strategy *s = ob_strategy_find("static_call");
+	struct ob_static_call_key *keys[] = {
+		&ob_static_call_key_d_hash, &ob_static_call_key_d_compare,
+		&ob_static_call_key_d_revalidate,
+	};
+	struct workload *custom = make_workload(0.5);
+	size_t n = custom->n_lookups < 256 ? custom->n_lookups : 256;
+	long want[256];
+	struct ob_tree *t;
+
+	(void)state;
+#if defined(__x86_64__)
+	for (size_t k = 0; k < 3; k++)
+		assert_int_not_equal(assert_sites_reach(keys[k], NULL), 0);
+	assert_int_equal(assert_sites_reach(&OB_STATIC_CALL_KEY(selftest), NULL), 0);
+	reference_lookups(custom, want, n);
+
+	assert_int_equal(s->build(custom, &t, NULL), 0);
+	for (size_t k = 0; k < 3; k++) {
+		assert_non_null(ob_static_call_query(keys[k]));
+		assert_int_not_equal(assert_sites_reach(keys[k], ob_static_call_query(keys[k])), 0);
+	}
+	/* Lookups run through the patched sites and find what null_tested finds. */
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(s->lookup(t, custom->lookups[i].start, workload_path(custom, i)), want[i]);
+	s->destroy(t);
+	for (size_t k = 0; k < 3; k++)
+		assert_sites_reach(keys[k], NULL);
+#else
+	for (size_t k = 0; k < 3; k++)
+		assert_int_equal(ob_static_call_sites(keys[k], NULL, 0), 0);
+	(void)s, (void)n, (void)want, (void)t;
+#endif
+	workload_free(custom);
+}
+
+/* static_call_tramp patches its own trampolines; its calls of them are no sites. */
+static void test_static_call_tramp_patches_only_its_own_trampolines(void **state)
+{
+	const struct strategy *tramp = ob_strategy_find("static_call_tramp");
+	struct ob_static_call_key *key = &ob_static_call_key_ool_d_hash;
+	struct workload *custom = make_workload(0.5);
+	struct ob_tree *t;
+
+	(void)state;
+	assert_non_null(tramp);
+	assert_int_equal(tramp->build(custom, &t, NULL), 0);
+	assert_non_null(ob_static_call_query(key));
+	assert_ptr_equal(tramp_target(key), ob_static_call_query(key));
+	assert_null(ob_static_call_query(&ob_static_call_key_d_hash));
+	assert_int_equal(ob_static_call_sites(key, NULL, 0), 0);
+	tramp->destroy(t);
+	assert_null(tramp_target(key));
+	workload_free(custom);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trampoline_returns_zero_then_jumps_to_each_target),
 		cmocka_unit_test(test_attach_counts_users_and_refuses_a_second_target),
 		cmocka_unit_test(test_strategy_attaches_while_a_tree_with_custom_ops_lives),
+		cmocka_unit_test(test_static_call_patches_its_call_sites_to_the_target),
+		cmocka_unit_test(test_static_call_tramp_patches_only_its_own_trampolines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

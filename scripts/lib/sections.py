@@ -245,8 +245,10 @@ def static_call_note(res, by):
     if not lines:
         return ""
     return ("### Does static_call avoid the thunk?\n\nstatic_call tests the same flag as flag_gated, then "
-            "calls the op's trampoline directly instead of through `d_op` (an indirect call, a thunk under "
-            "retpolines). Medians per build, where custom ops are called:\n\n" + "\n".join(lines) + "\n")
+            "calls the op directly instead of through `d_op` (an indirect call, a thunk under "
+            "retpolines): on x86-64 from a call site patched to call it, elsewhere through the op's "
+            "trampoline, as static_call_tramp does everywhere. Medians per build, where custom ops are "
+            "called:\n\n" + "\n".join(lines) + "\n")
 
 
 def calibration_section(res, meta):

@@ -53,7 +53,11 @@
 #include "opsbench/strategy.h"
 #include "opsbench/tsc.h"
 
-/* The measured loops start on a line of their own (and -falign-loops=64). */
+/*
+ * The measured loops' functions start on a line of their own (as the
+ * Makefile's -falign-functions=64 does for every function of a strategy);
+ * their loops and jump targets are not aligned (ALIGN_MEASURED, Makefile).
+ */
 #define OB_LOOP_FN		noinline __attribute__((aligned(L1_CACHE_BYTES)))
 
 /* Cold mode's warm-up lookup: its walk, and the copies it walks (SYM(warmup_build)). */

@@ -12,8 +12,19 @@
  * the speculation trap after the call, which spins harmlessly on
  * "pause; lfence".  A correctly predicted indirect call becomes a
  * mispredicted return every time: that is the cost being measured.
+ *
+ * In the rethunk and srso builds (OB_RETHUNK) the thunk's return is the
+ * kernel's RET there, "jmp __x86_return_thunk" (5 bytes, as the kernel's,
+ * wherever the thunk lies): under SRSO the indirect call then also returns
+ * through the Safe RET helper.
  */
 #include "gnu_property.h"
+
+#ifdef OB_RETHUNK
+#define THUNK_RET	.byte 0xe9 ; .long __x86_return_thunk - . - 4	/* jmp rel32 */
+#else
+#define THUNK_RET	ret
+#endif
 
 	.text
 
@@ -28,7 +39,7 @@ __x86_indirect_thunk_\reg:
 	jmp	2b
 	.p2align 4
 1:	mov	%\reg, (%rsp)
-	ret
+	THUNK_RET
 	.size	__x86_indirect_thunk_\reg, . - __x86_indirect_thunk_\reg
 .endm
 
