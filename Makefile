@@ -168,21 +168,29 @@ $(1)/gen/commit.h: FORCE
 $(1)/obj/src/build.o: $(1)/gen/commit.h
 $(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
 
+# The compiler and flags the tree is built with: rewritten only when they
+# change, and every object depends on it, so that a change of flags (a new
+# VARIANT_* or ALIGN_MEASURED, another CC) rebuilds what it changes.
+$(1)/gen/flags: FORCE
+	@mkdir -p $$(dir $$@)
+	@echo '$$(CC) $$(CXX) $$(CFLAGS_COMMON) $$(CXXFLAGS_COMMON) $(2) $$(ALIGN_MEASURED)' >$$@.tmp; \
+	 if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv $$@.tmp $$@; fi
+
 # The measured code's alignment (ALIGN_MEASURED, above).
 $(1)/obj/src/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
 $(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
 
-$(1)/obj/%.o: %.c
+$(1)/obj/%.o: %.c $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CC      $$@")
 	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
 
-$(1)/obj/%.o: %.S
+$(1)/obj/%.o: %.S $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  AS      $$@")
 	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
 
-$(1)/obj/%.o: %.cc
+$(1)/obj/%.o: %.cc $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CXX     $$@")
 	$$(Q)$$(CXX) $$(CXXFLAGS_COMMON) $(2) -c $$< -o $$@
@@ -192,7 +200,7 @@ $(1)/obj/%.o: %.cc
 # calls of trampolines recorded and its code given pages of its own by
 # scripts/static_call_sites.awk (objtool's part), then assembled.
 ifeq ($(ARCH),x86_64)
-$(1)/obj/src/strategies/static_call.s: src/strategies/static_call.c
+$(1)/obj/src/strategies/static_call.s: src/strategies/static_call.c $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CC      $$@")
 	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -S $$< -o $$@
