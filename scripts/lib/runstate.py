@@ -11,10 +11,12 @@ from .runfolder import baseline_of
 
 # The host is called disturbed when, over the run, the hypervisor stole more
 # than this share of the CPU time, the load average at the end exceeds the
-# cores available to other work by this much, or the run-wide rule set
-# blocks aside.
+# cores available to other work by this much, or the run-wide rule set more
+# than SLOW_SHARE of the lookup processes aside (a quiet host has a few slow
+# moments too: they are set aside and counted, but do not make it disturbed).
 STEAL_SHARE = 0.02
 LOAD_EXCESS = 0.5
+SLOW_SHARE = 0.10
 
 
 def _ticks_delta(load):
@@ -40,7 +42,8 @@ def _comparisons(res):
 
 
 def host_state(data):
-    """(disturbed: bool, [reasons]) from meta.json's host load and the samples."""
+    """(disturbed: bool, [reasons], a note on the slow moments of a quiet host)
+    from meta.json's host load and the samples."""
     meta, res = data["meta"], data["results"]
     why = []
     frac = _ticks_delta(meta.get("host_load"))
@@ -55,16 +58,26 @@ def host_state(data):
     # The run itself keeps one CPU busy.
     if load1 is not None and load1 > 1 + (cpus - 1) * LOAD_EXCESS:
         why.append(f"load average {load1:.2f} at the end on {cpus} CPUs (the run itself is 1)")
-    slow = set()
-    for sc, strat in benchmarks.lookup_scenarios(res).items():
-        q = stats.quiet_processes(list(strat.values()))
-        if q and q["host_slow"]:
-            slow.add(sc)
-    if slow:
-        why.append(f"the host's level showed its slow phase in {len(slow)} scenarios' blocks (set aside)")
-    switches = [max(e["counters"]["nivcsw"]) for n, e in res.items()
-                if n.startswith("lookup/") and e["counters"].get("nivcsw")]
-    return bool(why), why, switches
+    slow, total = _host_slow_processes(res)
+    note = None
+    if total and len(slow) > SLOW_SHARE * total:
+        why.append(f"{len(slow)} of {total} lookup processes ran in the host's slow phase (set aside)")
+    elif slow:
+        note = f"{len(slow)} of {total} lookup processes ran in a slow moment of the host and were set aside"
+    return bool(why), why, note
+
+
+def _host_slow_processes(res):
+    """({(scenario without mode, pass)} the run-wide rule sets aside, how many processes there were)."""
+    levels, floor = {}, None
+    for name, e in res.items():
+        if not name.startswith("lookup/"):
+            continue
+        floor = floor or e.get("host_floor")
+        group = name.split("/mode:", 1)[-1].split("/", 1)[-1]
+        for p, h in zip(e["counters"].get("pass", ()), e["counters"].get("host_level_ns", ())):
+            levels[(group, p)] = h
+    return stats.host_slow(levels, floor), len(levels)
 
 
 def run_section(data):
@@ -85,9 +98,9 @@ def run_section(data):
     if variants:
         lines.append(f"- Builds: plain and {', '.join(variants)}" +
                      (f", chosen from this kernel's mitigations: {hb['why']}" if hb.get("why") else "") + ".")
-    disturbed, why, switches = host_state(data)
+    disturbed, why, note = host_state(data)
     lines.append("- Host: **disturbed**: " + "; ".join(why) + "." if disturbed else
-                 "- Host: quiet (no steal, no load beside the run, no block in the host's slow phase).")
+                 "- Host: quiet (no steal, no load beside the run" + (f"; {note})." if note else ")."))
     comps = _comparisons(res)
     have = [p for _, _, p in comps if p]
     pinned = [p for p in have if stats.pinned(p)]
