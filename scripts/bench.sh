@@ -201,7 +201,10 @@ for ((k = 1; k <= passes && ${#open[@]}; k++)); do
 	done <<<"$judged"
 	open=("${next[@]}")
 	spent=$(($(date +%s) - lookup_start))
-	((budget && spent >= budget)) && open=()
+	if ((budget && spent >= budget)); then # the time is up: what is still open ends here
+		for i in "${open[@]}"; do status[$i]=budget; done
+		open=()
+	fi
 done
 progress_done
 echo "bench: lookup groups done in $(($(date +%s) - lookup_start)) s" >&2
