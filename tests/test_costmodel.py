@@ -15,16 +15,30 @@ from lib import benchmarks, costmodel, regulator_report  # noqa: E402
 from lib import runfolder as report  # noqa: E402
 
 CYCLE = 0.28
-# The coefficients the fixtures' measurements are made from, per mode: per
-# instruction as a multiple of the baseline's ns per instruction (RATE), ns per
-# miss (D1 read misses in throughput, chain misses otherwise).
-TRUE = {"throughput": (0.9, 0.7), "latency": (0.4, 2.8), "cold": (0.9, 2.8)}
-RATE = 10.0 / 100          # the baselines' 10 ns over their 100 simulated instructions
-THUNK_NS = 9.0
-# Per strategy, the count differences from the baseline: instructions, D1 read
-# misses, chain misses, thunk calls (retpoline), simulated mispredicts.
-DELTAS = {"default_ops": (25, 0.5, 0.2, 2.8, 0.0), "parent_ops": (12, 1.5, 0.1, 2.8, 0.0),
-          "embedded": (-5, 0.8, 0.8, 0.0, 0.0), "flag_hoisted": (8, 0.1, 0.05, 0.0, 0.35)}
+# The prices the fixtures' measurements are made from, per mode: ns per
+# instruction, conditional branch, call and return, indirect call beyond a
+# direct one (the fitted terms), and per miss (none in throughput, where
+# they overlap; the chain's at L2 - L1 otherwise, as the model prices them).
+TRUE = {"throughput": (0.02, 0.08, 0.7, 0.1, 0.0), "latency": (0.03, 0.03, 0.2, 0.05, 2.8),
+        "cold": (0.05, 0.1, 0.4, 0.2, 2.8)}
+RATE = 10.0 / 100          # the plain baselines' 10 ns over their 100 simulated instructions
+THUNK_NS = 9.0             # a retpoline thunk's own cost
+RET_NS = 4.5               # the srso build's return thunk, per return
+BUILDS = ("plain", "retpoline", "srso")
+# The thunk builds' dispatch group: direct call, indirect call (ns).
+DIRECT = {"plain": 1.0, "retpoline": 1.0, "srso": 1.0 + RET_NS}
+INDIRECT = {"plain": 1.02, "retpoline": 1.0 + THUNK_NS, "srso": 1.0 + RET_NS + THUNK_NS + RET_NS}
+# Per strategy, the count differences from the baseline: instructions,
+# conditional branches, calls (and returns) of compiled code, indirect calls
+# (plain), D1 read misses, chain misses, thunk calls (thunk builds: the
+# indirect calls become thunk calls), simulated mispredicts.
+DELTAS = {"default_ops": (25, 1, 2.8, 2.8, 0.5, 0.2, 2.8, 0.0),
+          "parent_ops": (12, 3, 0.0, 0.0, 1.5, 0.1, 0.0, 0.0),
+          "embedded": (-5, 2, 0.0, 0.0, 0.8, 0.8, 0.0, 0.0),
+          "flag_hoisted": (8, 4, 0.0, 0.0, 0.1, 0.05, 0.0, 0.35),
+          "icall_wrapper": (30, 2, 2.8, 0.0, 0.5, 0.2, 0.0, 0.0),
+          "null_tested": (10, 3, 2.8, 2.8, 0.3, 0.1, 2.8, 0.0)}
+BASE_RETURNS = 5.0
 
 
 def entry(samples, rounds=True, cycle=CYCLE):
@@ -33,12 +47,26 @@ def entry(samples, rounds=True, cycle=CYCLE):
             "counters": {"round": list(range(n)), "ns_per_cycle": [cycle] * n} if rounds else {}}
 
 
-def sim(strategy, scenario, variant="plain", ir=100.0, d1r=1.0, chain=0.5, thunks=0.0, mp=0.0, ll=0.0):
+def thunked(strategy, variant):
+    """(thunk calls, indirect calls left) of @strategy in @variant."""
+    *_, icall, _, _, thunks, _ = DELTAS[strategy]
+    t = thunks if variant != "plain" else 0.0
+    return t, icall - t
+
+
+def sim(strategy, scenario, variant="plain"):
+    di, db, calls, _, d1, chain, _, mp = DELTAS.get(strategy, (0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    t, icall = thunked(strategy, variant) if strategy in DELTAS else (0.0, 0.0)
+    returns = BASE_RETURNS + calls + t
+    # the thunks' own instructions, as the build executes them
+    ir = 100 + di + costmodel.THUNK_INSTRUCTIONS * t + costmodel.RETURN_THUNK_INSTRUCTIONS.get(variant, 0) * returns
     return {"scenario": scenario, "strategy": strategy, "instructions_per_lookup": str(ir),
-            "D1_read_misses_per_lookup": str(d1r), "D1_read_misses_chain_per_lookup": str(chain),
-            "D1_read_misses_off_chain_per_lookup": str(d1r - chain), "LL_misses_per_lookup": str(ll),
+            "cond_branches_per_lookup": str(20 + db), "returns_per_lookup": str(returns),
+            "indirect_calls_per_lookup": str(icall), "thunk_calls_per_lookup": str(t),
+            "D1_read_misses_per_lookup": str(1.0 + d1), "D1_read_misses_chain_per_lookup": str(0.5 + chain),
+            "D1_read_misses_off_chain_per_lookup": str(0.5 + d1 - chain), "LL_misses_per_lookup": "0",
             "cond_mispredicts_per_lookup": str(mp), "indirect_mispredicts_per_lookup": "0",
-            "thunk_calls_per_lookup": str(thunks), "arch": "x86_64", "variant": variant}
+            "arch": "x86_64", "variant": variant}
 
 
 def timed(mode, size, order, variant):
@@ -49,14 +77,14 @@ def timed(mode, size, order, variant):
 
 
 def truth(mode, strategy, variant):
-    di, d1, chain, thunks, _ = DELTAS[strategy]
-    a, m = TRUE[mode]
-    t = thunks if variant == "retpoline" else 0.0
-    return a * RATE * (di - costmodel.THUNK_INSTRUCTIONS * t) + m * (d1 if mode == "throughput" else chain) + \
-        t * THUNK_NS
+    di, db, calls, _, d1, chain, _, _ = DELTAS[strategy]
+    a, b, c, e, m = TRUE[mode]
+    t, icall = thunked(strategy, variant)
+    ret = RET_NS if variant == "srso" else 0.0
+    return a * di + b * db + c * calls + e * icall + m * chain + t * THUNK_NS + (calls + t) * ret
 
 
-def run(variants=("plain", "retpoline"), sim_variants=("plain", "retpoline"), noise=None):
+def run(variants=BUILDS, sim_variants=BUILDS, noise=None):
     """A run: calibrations, a dispatch group per build, and lookups whose
     differences are made from TRUE (plus @noise[(timed, strategy)] ns)."""
     results = {
@@ -66,13 +94,14 @@ def run(variants=("plain", "retpoline"), sim_variants=("plain", "retpoline"), no
         "calib/branch/predictable": entry([1.0] * 5, rounds=False),
         "calib/branch/random": entry([4.0] * 5, rounds=False),
         "calib/cycle": entry([CYCLE] * 5, rounds=False),
+        "dispatch/inlined_default": entry([0.3] * 5, rounds=False),
+        "dispatch/flag_test/set:0": entry([0.55] * 5, rounds=False),
     }
     cachesim = []
     for v in variants:
         tag = "" if v == "plain" else f"/variant:{v}"
-        results["dispatch/direct_call" + tag] = entry([1.0] * 5, rounds=False)
-        results["dispatch/indirect/targets:1/order:predictable" + tag] = \
-            entry([1.4 if v == "plain" else 1.0 + THUNK_NS] * 5, rounds=False)
+        results["dispatch/direct_call" + tag] = entry([DIRECT[v]] * 5, rounds=False)
+        results["dispatch/indirect/targets:1/order:predictable" + tag] = entry([INDIRECT[v]] * 5, rounds=False)
     for v in variants:
         for size in ("L1", "L2"):
             for order in ("uniform", "sorted"):
@@ -87,10 +116,7 @@ def run(variants=("plain", "retpoline"), sim_variants=("plain", "retpoline"), no
             for order in ("uniform", "sorted"):
                 for kind in ("warm", "coldops"):
                     name = f"{size}-0pct-{kind}" + ("" if order == "uniform" else f"+{order}")
-                    cachesim.append(sim("direct", name, v))
-                    for s, (di, d1, chain, thunks, mp) in DELTAS.items():
-                        cachesim.append(sim(s, name, v, ir=100 + di, d1r=1.0 + d1, chain=0.5 + chain,
-                                            thunks=thunks if v == "retpoline" else 0.0, mp=mp))
+                    cachesim += [sim(s, name, v) for s in ("direct",) + tuple(DELTAS)]
     meta = {"arch": "x86_64", "caches": [{"level": 1, "type": "Data", "size_bytes": 32768}]}
     return {"results": results, "meta": meta, "cachesim_all": cachesim,
             "cachesim": [r for r in cachesim if r["variant"] == "plain"]}
@@ -111,24 +137,38 @@ class TestCostModel(unittest.TestCase):
         ret = r[("retpoline", "latency", "default_ops", "L1", "L1-0pct-warm")]
         self.assertAlmostEqual(ret["x"]["thunk calls"], 2.8)
         # the thunk's own instructions are priced in the thunk call, not twice
-        self.assertAlmostEqual(ret["x"]["d instructions"], 25 - 3 * 2.8)
-        # priced at the baseline's own ns per instruction, as a multiple of it
-        self.assertAlmostEqual(ret["ns_per_instruction"], RATE)
-        self.assertAlmostEqual(ret["x"]["instructions"], (25 - 3 * 2.8) * RATE)
+        self.assertAlmostEqual(ret["x"]["instructions"], 25)
+        self.assertAlmostEqual(ret["x"]["d instructions"], 25 + 3 * 2.8)
+        # its return is a return, but not a call of compiled code
+        self.assertAlmostEqual(ret["x"]["returns"], 2 * 2.8)
+        self.assertAlmostEqual(ret["x"]["calls"], 2.8)
+        self.assertAlmostEqual(ret["x"]["indirect calls"], 0.0)
+        srso = r[("srso", "latency", "default_ops", "L1", "L1-0pct-warm")]
+        # the return thunk's instructions, per return, are priced with it
+        self.assertAlmostEqual(srso["x"]["instructions"], 25)
+        self.assertAlmostEqual(srso["ns_per_instruction"], 10.0 / (100 + 4 * BASE_RETURNS))
         plain = r[("plain", "latency", "default_ops", "L1", "L1-0pct-warm")]
         self.assertAlmostEqual(plain["x"]["thunk calls"], 0.0)
+        self.assertAlmostEqual(plain["x"]["indirect calls"], 2.8)
+        self.assertAlmostEqual(plain["ns_per_instruction"], RATE)
         self.assertEqual(missing, {})
         cal = costmodel.calibration(run()["results"], run()["meta"])
-        self.assertAlmostEqual(cal["thunk"]["retpoline"], THUNK_NS)
+        self.assertAlmostEqual(cal["thunk_own"]["retpoline"], THUNK_NS)
+        self.assertAlmostEqual(cal["thunk_own"]["srso"], THUNK_NS)
+        self.assertAlmostEqual(cal["rethunk"]["srso"], RET_NS)
+        self.assertAlmostEqual(cal["rethunk"]["retpoline"], 0.0)
         self.assertAlmostEqual(cal["thunk"]["plain"], 0.0)
-        # thunk calls at the dispatch group's price, a chain miss at the chase's L2 - L1
+        self.assertAlmostEqual(cal["call"], 0.7)
+        self.assertAlmostEqual(cal["test"], 0.25)
+        # thunk calls and returns at the dispatch group's prices, a chain miss at the chase's L2 - L1
         self.assertAlmostEqual(costmodel.fixed_ns(ret, cal), 2.8 * THUNK_NS + 0.2 * (3.8 - 1.0))
+        self.assertAlmostEqual(costmodel.fixed_ns(srso, cal), 2.8 * THUNK_NS + 5.6 * RET_NS + 0.2 * 2.8)
 
     def test_a_build_without_its_counts_is_left_out_not_priced_with_the_plain_ones(self):
         rows, missing = differences(run(sim_variants=("plain",)))
         self.assertEqual({r["variant"] for r in rows}, {"plain"})
-        self.assertEqual(sum(missing.values()), 2 * 2 * 3 * len(DELTAS))
-        self.assertEqual({v for v, _ in missing}, {"retpoline"})
+        self.assertEqual(sum(missing.values()), 2 * 2 * 2 * 3 * len(DELTAS))
+        self.assertEqual({v for v, _ in missing}, {"retpoline", "srso"})
         text = costmodel.section(run(sim_variants=("plain",)), report.baseline_of,
                                  benchmarks.lookup_scenarios(run()["results"]))
         self.assertIn("make cachesim VARIANT=retpoline", text)
@@ -151,24 +191,58 @@ class TestCostModel(unittest.TestCase):
     def test_the_fit_finds_the_coefficients_the_data_were_made_from(self):
         got, why = model(run())
         self.assertIsNone(why)
-        for mode, (a, m) in TRUE.items():
-            self.assertAlmostEqual(got["coef"][mode]["instructions"], a, places=6)
-            self.assertAlmostEqual(got["free"][mode]["misses"], m, places=6)
-            if "misses" in costmodel.TERMS[mode]:
-                self.assertAlmostEqual(got["coef"][mode]["misses"], m, places=6)
+        for mode, prices in TRUE.items():
+            for c, want in zip(costmodel.COEFFS, prices):
+                self.assertAlmostEqual(got["free"][mode][c], want, places=6)
+                if c in costmodel.TERMS[mode]:
+                    self.assertAlmostEqual(got["coef"][mode][c], want, places=6)
         for label, _ in costmodel.FOLDS:
             self.assertEqual(got["folds"][label]["summary"]["share"], 1.0)
             self.assertAlmostEqual(got["folds"][label]["summary"]["median_abs"], 0.0, places=6)
         for mode in costmodel.MODES + ("all",):
-            fitted, n = got["thunk_fit"][("retpoline", mode)]
-            self.assertAlmostEqual(fitted, THUNK_NS, places=6)
+            for v in ("retpoline", "srso"):
+                fitted, n = got["priced_fit"][("thunk calls", v, mode)]
+                self.assertAlmostEqual(fitted, THUNK_NS, places=6)
+            fitted, n = got["priced_fit"][("returns", "srso", mode)]
+            self.assertAlmostEqual(fitted, RET_NS, places=6)
+            self.assertNotIn(("returns", "retpoline", mode), got["priced_fit"])
 
     def test_physical_counterparts(self):
         got, _ = model(run())
         self.assertAlmostEqual(got["physical"]["latency"]["misses"], 3.8 - 1.0)
-        # an extra instruction costs the baseline's own rate: 1x its 10 ns over 100 instructions
-        self.assertAlmostEqual(got["physical"]["throughput"]["instructions"], 1.0)
-        self.assertAlmostEqual(costmodel.median_rate(got["rows"], "throughput"), RATE)
+        self.assertAlmostEqual(got["physical"]["cold"]["calls"], 0.7)
+        self.assertAlmostEqual(got["physical"]["cold"]["branches"], 0.25)
+        self.assertAlmostEqual(got["physical"]["cold"]["indirect calls"], 0.02)
+        # an extra instruction's counterpart: the baselines' own ns per instruction (median)
+        rates = sorted(r["ns_per_instruction"] for r in got["rows"] if r["mode"] == "throughput")
+        self.assertAlmostEqual(got["physical"]["throughput"]["instructions"], rates[len(rates) // 2])
+        self.assertIn(RATE, rates)
+
+    def test_a_shift_shared_by_a_group_is_named_apart_not_predicted(self):
+        # Every difference of one group 0.5 ns higher, as a slower baseline would give.
+        d = run(noise={(timed(m, "L1", "uniform", "plain"), s): 0.5 for m in ("throughput", "latency")
+                       for s in DELTAS})
+        got, _ = model(d)
+        group = "L1-0pct-warm plain"
+        pairs = [(r, p) for r, p in got["folds"]["scenario group"]["pairs"]
+                 if r["group"] == group and r["mode"] == "latency"]
+        self.assertEqual(costmodel.summary(pairs)["held"], 0)
+        self.assertLess(got["folds"]["scenario group"]["summary"]["share"], 1.0)
+        self.assertAlmostEqual(got["shared"]["offsets"][group], 0.5, places=6)
+        self.assertEqual(got["shared"]["summary"]["share"], 1.0)
+
+    def test_counts_from_another_run_only_of_the_same_build(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("costmodel_cli", os.path.join(HERE, "..", "scripts",
+                                                                                    "costmodel.py"))
+        cli = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cli)
+        a = {"git": {"commit": "abc", "dirty": False}, "cc": {"version": "gcc 12"}}
+        self.assertIsNone(cli.same_build(a, dict(a)))
+        self.assertIn("different commits", cli.same_build(a, {**a, "git": {"commit": "def", "dirty": False}}))
+        self.assertIn("uncommitted", cli.same_build(a, {**a, "git": {"commit": "abc", "dirty": True}}))
+        self.assertIn("cc", cli.same_build(a, {**a, "cc": {"version": "gcc 13"}}))
+        self.assertIn("different commits", cli.same_build({}, {}))
 
     def test_the_pass_test_has_a_floor_of_one_cycle(self):
         row = {"measured": 0.10, "ci": (0.08, 0.12), "cycle": CYCLE}

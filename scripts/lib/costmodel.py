@@ -15,60 +15,56 @@ import statistics
 from . import benchmarks, simrows, stats
 
 # The model as the report explains it, above its tables.
-EXPLAINED = """predicted(strategy - baseline), per timing mode, with r = the baseline's
-own ns per instruction in the same scenario, mode and build (its p10 time
-over its simulated instructions: 1/IPC in ns, as this loop runs):
-    throughput  k_tp   x r x d(instructions)  the loop's instructions set its rate:
-              + m_tp   x d(D1 read misses)      issue width warm, how many lookups'
-                                                misses the reorder buffer overlaps
-                                                when they miss
-    latency     k_lat  x r x d(instructions)
-              + m_lat  x d(chain misses)      misses on the chain wait; the others overlap;
-                                              m_lat = L2 - L1 load latency
-    cold        k_cold x r x d(instructions)
-              + m_cold x d(chain misses)      m_cold = L2 - L1 load latency
-  every mode  + d(LL misses) x (memory - L2 load latency)
-              + d(thunk calls) x the build's thunk call (dispatch group)
+EXPLAINED = """predicted(strategy - baseline), per timing mode, from the differences of
+callgrind's counts per lookup of the same build, scenario, order and coldness:
 
-The counts are callgrind's for the same build (cachesim.csv's rows of the
-build's variant), scenario, custom share, order and coldness as the timed
-one.  A chain miss is a D1 read miss of a load on the lookup's dependent
-chain (path, hash, bucket, chain entries, name compare and the compare op's
-own loads); the loads that find and test an op (d_op, the ops table, the
-superblock, flags: the source lines of the walk that spell OP_PRESENT or
-OP_CALL) and the d_seq reads only feed predicted branches and call targets,
-so their misses overlap (cachesim.py chain_split()).  A thunk call is a
-call or jump through a retpoline thunk (cachesim.py, from each executed
-instruction); it costs what the dispatch group measured for that build:
-dispatch/indirect/targets:1/order:predictable minus dispatch/direct_call,
-both of the build (0 in the plain build); the thunk's own three
-instructions are taken out of d(instructions).  Callgrind's branch
-predictor is not the CPU's: its mispredicts are not a term (see below).
+  control transfers, priced by the same build's dispatch group, not fitted:
+    + d(returns) x the build's return thunk   direct_call of the build minus the
+                                               plain build's (0 without a return thunk)
+    + d(thunk calls) x the thunk's own cost    indirect minus direct call of the build,
+                                               less the return thunk its "ret" passes
+  fitted per mode (least squares, no intercept), each beside its counterpart:
+    + a x d(instructions)        the thunks' own instructions taken out
+    + b x d(conditional branches)
+    + c x d(calls)               call and return pairs of compiled code
+    + e x d(indirect calls)      an indirect call beyond a direct one
+  misses:
+    + d(chain misses) x (L2 - L1 load)    latency and cold: the lookup waits for them
+    + d(LL misses) x (memory - L2 load)   every mode
+    off-chain misses overlap (latency, cold) and a throughput loop's misses overlap
+    across lookups: no term (fitted freely below, as a check)
 
-k (every mode) and m_tp are fitted by least squares (no intercept) per
-mode; m_lat and m_cold are the pointer chase's L2 minus L1 latency (a
-chain miss waits for the L2), not fitted.  The fit uses the differences
-of the scenarios each validation holds in; the prediction of a
-difference is made by the fit that did not see its scenario group (or
-strategy, or size class).  A prediction holds when it is within one core
+A chain miss is a D1 read miss of a load on the lookup's dependent chain
+(path, hash, bucket, chain entries, name compare and the compare op's own
+loads); the loads that find and test an op (d_op, the ops table, the
+superblock, flags: the walk's source lines that spell OP_PRESENT or
+OP_CALL) and the d_seq reads only feed predicted branches and call targets
+(cachesim.py chain_split()).  A thunk call is a call or jump through a
+retpoline thunk; a return passes the return thunk in the rethunk and srso
+builds (every "ret" is "jmp __x86_return_thunk"), the thunks' own returns
+included.  Callgrind's branch predictor is not the CPU's: its mispredicts
+are not a term (see below).
+
+Each fitted coefficient is validated on differences its fit did not see:
+one scenario group (scenario, order and build), one strategy or one size
+class held out at a time.  A prediction holds when it is within one core
 cycle (the scenario's ns_per_cycle) or 10% of the measured difference,
 whichever is wider, or inside the measured difference's 95% CI."""
 
 MODES = ("throughput", "latency", "cold")
-# The coefficients of each mode ("x" of a difference): per instruction (a
-# multiple of the baseline's own ns per instruction) and per miss.
-COEFFS = ("instructions", "misses")
-# Those fitted.  A chain miss of the latency and cold modes waits for the L2
-# and is priced at the pointer chase's L2 minus L1 latency, not fitted (the
-# chain-miss differences are a few hundredths per lookup, too small to fit a
-# price on: a free fit is shown beside it as a check); the throughput mode's
-# misses overlap by an amount no calibration measures, so it is fitted.
-TERMS = {"throughput": ("instructions", "misses"), "latency": ("instructions",), "cold": ("instructions",)}
-# The check: every coefficient fitted.
-FREE = {m: COEFFS for m in ("throughput", "latency", "cold")}
-# A retpoline thunk's own instructions beyond the call it replaces
-# (src/arch/x86_64/retpoline.S: call 1f; mov; ret): priced in the thunk call.
+# Every coefficient of a mode, as the report lists them.
+COEFFS = ("instructions", "branches", "calls", "indirect calls", "misses")
+# Those fitted: the same four in every mode.  Misses are priced by the
+# pointer chase where the lookup waits for them (the chain, in latency and
+# cold) and overlap elsewhere; the free fit (FREE) prices them too, as a check.
+TERMS = {m: ("instructions", "branches", "calls", "indirect calls") for m in MODES}
+FREE = {m: COEFFS for m in MODES}
+# The thunks' own instructions, priced with the thunk (src/arch/x86_64/
+# retpoline.S): a retpoline thunk's beyond the call it replaces (call 1f;
+# mov; ret), and the return thunk's per return (rethunk: the jmp and its
+# ret; srso: jmp, call, lea, ret).
 THUNK_INSTRUCTIONS = 3
+RETURN_THUNK_INSTRUCTIONS = {"rethunk": 2, "srso": 4}
 # A prediction holds within max(one core cycle, this share of the measured difference) or its CI.
 REL_TOLERANCE = 0.10
 # The bootstrap of the coefficients' intervals: resamples of the scenario groups.
@@ -77,6 +73,9 @@ BOOT_RESAMPLES = 400
 DISAGREE = 2.0
 # The validations: which key a fold holds out.
 FOLDS = (("scenario group", "group"), ("strategy", "strategy"), ("size class", "size"))
+# The dispatch group's benchmarks the prices come from (plain build unless a variant is named).
+DISPATCH = {"inlined": "dispatch/inlined_default", "test": "dispatch/flag_test/set:0",
+            "direct": "dispatch/direct_call", "indirect": "dispatch/indirect/targets:1/order:predictable"}
 
 
 def _f(row, key):
@@ -87,13 +86,22 @@ def _f(row, key):
 
 
 def calibration(results, meta):
-    """{l1, l2, mem, mispredict, thunk{variant: ns}, cycle} in ns (None where missing)."""
+    """In ns, None where missing: l1, l2, mem (pointer chase), mispredict,
+    cycle; from the plain build's dispatch group a call and return pair
+    (call: direct call minus the inlined default), a predicted test and
+    branch (test: flag test, never set, minus the inlined default), an
+    indirect call beyond a direct one (icall); per build {variant: ns} the
+    return thunk (rethunk: the build's direct call minus the plain one's),
+    a whole thunk call (thunk: the build's indirect minus direct call) and
+    the thunk's own part (thunk_own: thunk less the return thunk its ret
+    passes)."""
     chase = benchmarks.chase_table(results)
     l1d = None
     for c in ((meta or {}).get("caches") or []):
         if c.get("level") == 1 and c.get("type") in ("Data", "Unified") and c.get("size_bytes"):
             l1d = c["size_bytes"]
-    cal = {"l1": None, "l2": None, "mem": None, "mispredict": None, "thunk": {}, "cycle": None}
+    cal = {"l1": None, "l2": None, "mem": None, "mispredict": None, "cycle": None,
+           "call": None, "test": None, "icall": None, "rethunk": {}, "thunk": {}, "thunk_own": {}}
     if chase:
         cal["l1"] = chase[0][1]
         cal["mem"] = chase[-1][1]
@@ -101,21 +109,31 @@ def calibration(results, meta):
         cal["l2"] = past[0] if past else None
     med = {}
     for name, e in results.items():
-        if name.startswith(("calib/branch/", "calib/cycle", "dispatch/direct_call",
-                            "dispatch/indirect/targets:1/order:predictable")):
+        if name.startswith(("calib/branch/", "calib/cycle", "dispatch/")):
             med[name] = stats.summarize(e["samples"])["median"]
     if "calib/branch/random" in med and "calib/branch/predictable" in med:
         cal["mispredict"] = 2 * (med["calib/branch/random"] - med["calib/branch/predictable"])
     # calib/cycle: eight dependent adds per iteration, eight cycles.
     cal["cycle"] = med["calib/cycle"] / 8 if "calib/cycle" in med else None
-    for name, ns in med.items():
-        if not name.startswith("dispatch/indirect/"):
+
+    def get(key, v="plain"):
+        return med.get(DISPATCH[key] + ("" if v == "plain" else f"/variant:{v}"))
+
+    def minus(a, b):
+        return None if a is None or b is None else a - b
+    cal["call"] = minus(get("direct"), get("inlined"))
+    cal["test"] = minus(get("test"), get("inlined"))
+    cal["icall"] = minus(get("indirect"), get("direct"))
+    for name in med:
+        if not name.startswith(DISPATCH["direct"]):
             continue
-        _, args = benchmarks.parse_name(name)
-        v = args.get("variant", "plain")
-        direct = med.get("dispatch/direct_call" + ("" if v == "plain" else f"/variant:{v}"))
-        if direct is not None:
-            cal["thunk"][v] = 0.0 if v == "plain" else max(0.0, ns - direct)
+        v = benchmarks.parse_name(name)[1].get("variant", "plain")
+        ret = 0.0 if v == "plain" else max(0.0, minus(get("direct", v), get("direct")) or 0.0)
+        cal["rethunk"][v] = ret
+        whole = minus(get("indirect", v), get("direct", v))
+        if whole is not None:
+            cal["thunk"][v] = 0.0 if v == "plain" else max(0.0, whole)
+            cal["thunk_own"][v] = 0.0 if v == "plain" else max(0.0, whole - ret)
     return cal
 
 
@@ -192,52 +210,63 @@ def differences(data, baseline_of, scenarios):
 
             def d(k):
                 return _f(s_sim, k) - _f(b_sim, k)
-            thunks = d("thunk_calls_per_lookup")
-            chain = d("D1_read_misses_chain_per_lookup") if split else d("D1_read_misses_per_lookup")
-            di = d("instructions_per_lookup") - THUNK_INSTRUCTIONS * thunks
-            x = {"d instructions": di, "instructions": di,
-                 "D1 misses": d("D1_read_misses_per_lookup"),
-                 "chain misses": chain,
-                 "LL misses": d("LL_misses_per_lookup"),
-                 "off-chain misses": d("D1_read_misses_off_chain_per_lookup") if split else 0.0,
-                 "thunk calls": thunks,
-                 "sim mispredicts": d("cond_mispredicts_per_lookup") + d("indirect_mispredicts_per_lookup")}
-            x["misses"] = x["D1 misses"] if mode == "throughput" else x["chain misses"]
             rows.append({"timed": sc, "scenario": name, "mode": mode, "variant": v, "strategy": s,
-                         "baseline": base, "size": args["size"],
-                         "group": f"{name} {v}",
+                         "baseline": base, "size": args["size"], "group": f"{name} {v}",
                          "measured": meas["diff_ns"], "ci": meas["diff_ci"], "cycle": cycle,
-                         "x": x, "chain_split": split})
-    # The baseline's ns per instruction in the same scenario, mode and build
-    # (1/IPC in ns, as the lookup loop runs): what an extra instruction costs
-    # where the instructions per lookup set the time, the issue width in a
-    # warm loop, the reorder buffer's reach (how many lookups' misses overlap)
-    # in a missing one.
+                         "x": counts(d, v, mode, split), "chain_split": split})
     for r in rows:
+        # the baseline's ns per instruction (1/IPC in ns) as this loop runs: the
+        # instruction coefficient's physical counterpart
         r["ns_per_instruction"] = rate.get((r["variant"], r["scenario"], r["mode"]))
-        r["x"]["instructions"] = r["x"]["instructions"] * (r["ns_per_instruction"] or 0.0)
     return [r for r in rows if r["ns_per_instruction"]], missing
+
+
+def counts(d, variant, mode, split):
+    """A difference's terms from @d(cachesim column): the count differences
+    per lookup, the thunks' own instructions and returns kept apart."""
+    thunks, returns = d("thunk_calls_per_lookup"), d("returns_per_lookup")
+    chain = d("D1_read_misses_chain_per_lookup") if split else d("D1_read_misses_per_lookup")
+    x = {"d instructions": d("instructions_per_lookup"),
+         "instructions": d("instructions_per_lookup") - THUNK_INSTRUCTIONS * thunks -
+         RETURN_THUNK_INSTRUCTIONS.get(variant, 0) * returns,
+         "branches": d("cond_branches_per_lookup"),
+         # a thunk's "call 1f ... ret" is a return too, priced in the thunk call
+         "calls": returns - thunks,
+         "indirect calls": d("indirect_calls_per_lookup"),
+         "returns": returns, "thunk calls": thunks,
+         "D1 misses": d("D1_read_misses_per_lookup"), "chain misses": chain,
+         "LL misses": d("LL_misses_per_lookup"),
+         "off-chain misses": d("D1_read_misses_off_chain_per_lookup") if split else 0.0,
+         "sim mispredicts": d("cond_mispredicts_per_lookup") + d("indirect_mispredicts_per_lookup")}
+    x["misses"] = x["D1 misses"] if mode == "throughput" else x["chain misses"]
+    return x
 
 
 # ---- the model: fixed terms, a fit per mode, predictions ----
 
 def fixed_ns(row, cal, terms=None):
-    """The terms priced by calibrations alone: LL misses, thunk calls, and
-    the misses where @terms (TERMS) does not fit them."""
-    x = row["x"]
-    thunk = cal["thunk"].get(row["variant"])
-    ns = x["LL misses"] * (cal["mem"] - cal["l2"]) + x["thunk calls"] * (thunk or 0.0)
-    if "misses" not in (terms or TERMS)[row["mode"]]:
-        ns += x["misses"] * (cal["l2"] - cal["l1"])
+    """The terms priced by calibrations alone: the build's return thunk per
+    return, the thunk's own cost per thunk call, LL misses, and in latency
+    and cold the chain misses, where @terms (TERMS) does not fit misses."""
+    x, v, fitted = row["x"], row["variant"], (terms or TERMS)[row["mode"]]
+    ns = x["LL misses"] * (cal["mem"] - cal["l2"])
+    for term, key, _ in PRICED:
+        if term not in fitted:
+            ns += x[term] * cal[key].get(v, 0.0)
+    if "misses" not in fitted and row["mode"] != "throughput":
+        ns += x["chain misses"] * (cal["l2"] - cal["l1"])
     return ns
 
 
 def physical(rows, cal):
-    """{mode: {coefficient: value}}: each coefficient's physical counterpart:
-    per instruction 1 (an extra instruction costs the baseline's own ns per
-    instruction in that scenario and mode: 1/IPC x the cycle), per miss the
-    pointer chase's L2 minus L1 latency."""
-    return {mode: {"instructions": 1.0, "misses": cal["l2"] - cal["l1"]} for mode in MODES}
+    """{mode: {coefficient: ns or None}}: each coefficient's physical
+    counterpart: per instruction the baseline's own ns per instruction
+    (median of the mode's scenarios: 1/IPC in ns); per conditional branch,
+    call and indirect call the plain build's dispatch group (a predicted
+    test and branch, a call and return pair, an indirect call beyond a
+    direct one); per miss the pointer chase's L2 minus L1 latency."""
+    return {mode: {"instructions": median_rate(rows, mode), "branches": cal["test"], "calls": cal["call"],
+                   "indirect calls": cal["icall"], "misses": cal["l2"] - cal["l1"]} for mode in MODES}
 
 
 def median_rate(rows, mode):
@@ -272,14 +301,17 @@ def fit(rows, cal, fallback, terms=None):
     out = {}
     for mode in MODES:
         sel = [r for r in rows if r["mode"] == mode]
-        xs = [[r["x"][c] for c in terms[mode]] for r in sel]
-        ys = [r["measured"] - fixed_ns(r, cal, terms) for r in sel]
-        k = len(terms[mode])
+        back = {c: (fallback.get(mode) or {}).get(c) or 0.0 for c in terms[mode]}
+        # a count that never differs in these rows has nothing to fit: its counterpart
+        live = [c for c in terms[mode] if any(abs(r["x"][c]) > 1e-9 for r in sel)]
+        xs = [[r["x"][c] for c in live] for r in sel]
+        ys = [r["measured"] - fixed_ns(r, cal, terms) -
+              sum(back[c] * r["x"][c] for c in terms[mode] if c not in live) for r in sel]
+        k = len(live)
         a = [[sum(x[i] * x[j] for x in xs) for j in range(k)] for i in range(k)]
         b = [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(k)]
-        sol = _solve(a, b) if len(sel) > k else None
-        out[mode] = dict(zip(terms[mode], sol)) if sol else \
-            {c: v for c, v in (fallback.get(mode) or {}).items() if c in terms[mode]}
+        sol = _solve(a, b) if k and len(sel) > k else None
+        out[mode] = {**back, **dict(zip(live, sol))} if sol else back
     return out
 
 
@@ -336,24 +368,45 @@ def intervals(rows, cal, fallback, terms=None, n=BOOT_RESAMPLES, seed=1):
                 for c, v in cs.items()} for m, cs in boots.items()}
 
 
-def thunk_check(rows, coef, cal):
-    """The thunk call's cost fitted on the differences with thunk calls
-    (what the other terms leave), to set beside the dispatch group's:
-    {(variant, mode or "all"): (fitted ns, how many differences)}."""
+# The control transfers priced by the dispatch group: (term, calibration, what it is).
+PRICED = (("returns", "rethunk", "per return, through the return thunk"),
+          ("thunk calls", "thunk_own", "per thunk call, the thunk's own part"))
+
+
+def priced_check(rows, coef, cal):
+    """Each dispatch-priced term fitted freely on the differences that have
+    it (what the other terms leave), to set beside the dispatch group's
+    price: {(term, variant, mode or "all"): (fitted ns, how many differences)}."""
     out = {}
-    for v in sorted({r["variant"] for r in rows}):
-        for mode in MODES + ("all",):
-            sel = [r for r in rows if r["variant"] == v and abs(r["x"]["thunk calls"]) > 0.5
-                   and mode in ("all", r["mode"])]
-            if not sel:
+    for term, key, _ in PRICED:
+        for v in sorted({r["variant"] for r in rows}):
+            if not cal[key].get(v):
                 continue
-            num = den = 0.0
-            for r in sel:
-                rest = predict(coef, cal, r) - r["x"]["thunk calls"] * (cal["thunk"].get(v) or 0.0)
-                num += r["x"]["thunk calls"] * (r["measured"] - rest)
-                den += r["x"]["thunk calls"] ** 2
-            out[(v, mode)] = (num / den, len(sel))
+            for mode in MODES + ("all",):
+                sel = [r for r in rows if r["variant"] == v and abs(r["x"][term]) > 0.5
+                       and mode in ("all", r["mode"])]
+                if not sel:
+                    continue
+                num = den = 0.0
+                for r in sel:
+                    rest = predict(coef, cal, r) - r["x"][term] * cal[key][v]
+                    num += r["x"][term] * (r["measured"] - rest)
+                    den += r["x"][term] ** 2
+                out[(term, v, mode)] = (num / den, len(sel))
     return out
+
+
+def shared_offsets(rows, cal, fallback):
+    """A diagnosis, not a prediction: the held-out residuals (by scenario
+    group) less the median residual of their own group, i.e. less what every
+    difference of a group shares, as a shift of its baseline would give.
+    {"offsets": {group: ns}, "summary": summary() of the shifted predictions}."""
+    pairs = cross_validate(rows, cal, "group", fallback)
+    res = {}
+    for r, p in pairs:
+        res.setdefault(r["group"], []).append(r["measured"] - p)
+    off = {g: statistics.median(v) for g, v in res.items()}
+    return {"offsets": off, "summary": summary([(r, p + off[r["group"]]) for r, p in pairs])}
 
 
 def model(data, baseline_of, scenarios):
@@ -365,12 +418,16 @@ def model(data, baseline_of, scenarios):
     if missing:
         return None, f"needs the calibration group (missing: {', '.join(missing)})"
     rows, no_counts = differences(data, baseline_of, scenarios)
+    # a build whose dispatch group was not measured has no price for its thunks
+    no_dispatch = sorted({r["variant"] for r in rows if r["variant"] not in cal["rethunk"]})
+    rows = [r for r in rows if r["variant"] in cal["rethunk"]]
     if not rows:
         return None, "no L1- or L2-sized difference has simulated counts of its build"
     phys = physical(rows, cal)
     coef = fit(rows, cal, phys)
     out = {"cal": cal, "rows": rows, "no_counts": no_counts, "physical": phys, "coef": coef,
-           "intervals": intervals(rows, cal, phys), "thunk_fit": thunk_check(rows, coef, cal),
+           "intervals": intervals(rows, cal, phys), "priced_fit": priced_check(rows, coef, cal),
+           "no_dispatch": no_dispatch, "shared": shared_offsets(rows, cal, phys),
            "free": fit(rows, cal, phys, FREE), "free_intervals": intervals(rows, cal, phys, FREE),
            "physical_only": summary([(r, predict(phys, cal, r)) for r in rows]),
            "in_sample": summary([(r, predict(coef, cal, r)) for r in rows]), "folds": {}}
@@ -393,21 +450,37 @@ def _ratio_note(fitted, phys):
     return f"{r:.2f}x"
 
 
+# The reading offered where a fitted coefficient is more than DISAGREE from
+# its counterpart and its interval does not hold it: (mode or None, coefficient).
 WHY_DISAGREE = {
-    ("throughput", "misses"): "in throughput mode the misses of independent lookups overlap with each "
-    "other and with the loop's other work, so an extra miss costs a fraction of a serial L2 access",
-    ("throughput", "instructions"): "the baseline's rate is an average over its instructions; extra "
-    "instructions that fill otherwise idle issue slots cost less than that, and ones that lengthen "
-    "the loop's own critical path more",
-    ("latency", "instructions"): "in latency mode the lookup's dependent chain sets the time; "
-    "instructions beside the chain run in its shadow and cost less than the baseline's average",
-    ("latency", "misses"): "the chain-miss differences of warm scenarios are hundredths per lookup, "
-    "too few to price, and the hardware prefetches part of the next lookup's lines",
+    (None, "instructions"): "the baseline's ns per instruction is an average over a loop that runs near "
+    "the core's issue width; the strategies' extra instructions are mostly loads and tests beside the "
+    "lookup's own work, which fill issue slots the loop leaves free",
+    ("latency", "instructions"): "in latency mode the dependent chain sets the time; the strategies' "
+    "extra instructions lie beside it and run in its shadow",
     ("cold", "instructions"): "a cold lookup waits for its misses; instructions that do not depend on "
     "them issue in their shadow",
-    ("cold", "misses"): "a cold lookup's few chain-miss differences come with other differences of "
-    "the same strategies (their code and their off-chain loads), which a free fit lays on them",
+    (None, "branches"): "the counterpart is a whole test in the dispatch loop (a load, a test and the "
+    "branch); in the walk the load is often already there and the branch shares its cycle with other work",
+    ("cold", "branches"): "the cold scenarios' branch differences come with the same strategies' "
+    "off-chain misses (the strategies that test a flag load an ops table or a flag word), which overlap "
+    "with the chain's waits; the fit lays that overlap on the branches",
+    (None, "calls"): "the counterpart is a loop that does nothing but the call; in the walk the call "
+    "and its return overlap with the lookup's other work (throughput) or lie beside its dependent chain "
+    "(latency)",
+    ("cold", "calls"): "in the cold scenarios the strategies with calls are the ones with off-chain "
+    "misses and, in the srso build, return thunks whose mispredicts overlap with the misses' waits: "
+    "the fit cannot tell these apart in 6 scenario groups",
+    (None, "indirect calls"): "the dispatch group's indirect call with one target costs the same as a "
+    "direct one to within its noise, so the ratio of two near-zero prices says little",
+    (None, "misses"): "the miss differences of these scenarios are a few hundredths per lookup (warm) "
+    "or lie off the chain (cold), too few or too overlapped to price; the free fit lays other "
+    "differences of the same strategies on them",
 }
+
+
+def _why(mode, coeff):
+    return WHY_DISAGREE.get((mode, coeff)) or WHY_DISAGREE[(None, coeff)]
 
 
 def section(data, baseline_of, scenarios):
@@ -416,13 +489,32 @@ def section(data, baseline_of, scenarios):
         EXPLAINED + "\n```\n\n"
     if got is None:
         return head + f"Not computed: {why}.\n"
-    cal, rows = got["cal"], got["rows"]
-    out = [head, f"Calibrations of this run: L1 load {cal['l1']:.2f} ns, L2 load {cal['l2']:.2f} ns, memory load "
-           f"{cal['mem']:.1f} ns" + (f", mispredict {cal['mispredict']:.2f} ns" if cal["mispredict"] else "") +
-           (f", core cycle {cal['cycle']:.3f} ns (calib/cycle; the pass test takes each scenario's own "
-            "ns_per_cycle)" if cal["cycle"] else "") +
-           ", thunk call (dispatch group): " +
-           (", ".join(f"{v} {ns:.2f} ns" for v, ns in sorted(cal["thunk"].items())) or "n/a") + ".\n"]
+    out = [head, _calibration_line(got["cal"])] + _left_out(data, got)
+    out += _held_out(got)
+    out += _coefficients(got)
+    out.append(mispredict_note(got["rows"], got["cal"]))
+    out.append(_differences_table(got))
+    return "\n".join(out) + "\n"
+
+
+def _ns(v, fmt="{:.2f} ns"):
+    return "n/a" if v is None else fmt.format(v)
+
+
+def _calibration_line(cal):
+    per = lambda d: ", ".join(f"{v} {ns:.2f} ns" for v, ns in sorted(d.items())) or "n/a"  # noqa: E731
+    return (f"Calibrations of this run: L1 load {cal['l1']:.2f} ns, L2 load {cal['l2']:.2f} ns, memory load "
+            f"{cal['mem']:.1f} ns" + (f", mispredict {cal['mispredict']:.2f} ns" if cal["mispredict"] else "") +
+            (f", core cycle {cal['cycle']:.3f} ns (calib/cycle; the pass test takes each scenario's own "
+             "ns_per_cycle)" if cal["cycle"] else "") +
+            f". Dispatch group, plain build: call and return {_ns(cal['call'])}, test and branch "
+            f"{_ns(cal['test'])}, indirect beyond direct call {_ns(cal['icall'])}. Per build: return thunk "
+            f"{per(cal['rethunk'])}; thunk call {per(cal['thunk'])}, of which the thunk's own "
+            f"{per(cal['thunk_own'])}.\n")
+
+
+def _left_out(data, got):
+    out = []
     if got["no_counts"]:
         have = {k[0] for k in sim_rows(data)}
         by = {}
@@ -440,110 +532,115 @@ def section(data, baseline_of, scenarios):
                              "`ORDERS=` for another order)")
         out.append("**Left out, no simulated counts:** " + "; ".join(parts) + ". A build's differences "
                    "are never priced with another build's counts.\n")
-    if not all(r["chain_split"] for r in rows):
+    if got["no_dispatch"]:
+        out.append("**Left out, no dispatch group:** the differences of the " + ", ".join(got["no_dispatch"]) +
+                   " build (its thunks have no price without it).\n")
+    if not all(r["chain_split"] for r in got["rows"]):
         out.append("This cachesim.csv has no chain/off-chain split of the misses (it predates it): "
                    "latency and cold use every D1 read miss as a chain miss. `make cachesim` again "
                    "gives the split.\n")
-    ctx = [r for r in rows if "component" in r["scenario"]]
+    ctx = [r for r in got["rows"] if "component" in r["scenario"]]
     out.append(f"Component context: {len(ctx)} differences" if ctx else
                "Component context: no component-context timings in this run (the suite's lookup groups "
                "run the bare context); the model takes them where a run has them.")
-    out.append("\n### Held out\n")
+    return out
+
+
+def _table(head, rows):
+    return ("| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n" +
+            "\n".join("| " + " | ".join(r) + " |" for r in rows) + "\n")
+
+
+def _held_out(got):
+    out = ["\n### Held out\n"]
     tbl = [["nothing fitted: physical counterparts", "all", *_sfmt(got["physical_only"])]]
     for label, _ in FOLDS:
-        s = got["folds"][label]["summary"]
-        tbl.append([f"fitted, one {label} held out at a time", label, *_sfmt(s)])
+        tbl.append([f"fitted, one {label} held out at a time", label, *_sfmt(got["folds"][label]["summary"])])
     tbl.append(["fitted on every difference (in sample, not a validation)", "-", *_sfmt(got["in_sample"])])
-    out.append("| predictions | held out by | within max(cycle, 10%) or CI | median abs error ns |\n"
-               "|---|---|---|---|\n" + "\n".join("| " + " | ".join(r) + " |" for r in tbl) + "\n")
+    out.append(_table(["predictions", "held out by", "within max(cycle, 10%) or CI", "median abs error ns"],
+                      tbl))
     pairs = got["folds"]["scenario group"]["pairs"]
     parts = []
-    for key in sorted({(r["mode"], r["variant"]) for r, _ in pairs},
-                      key=lambda k: (MODES.index(k[0]), k[1])):
-        held, n = _sfmt(summary([(r, p) for r, p in pairs if (r["mode"], r["variant"]) == key]))
-        parts.append(f"| {key[0]} | {key[1]} | {held} | {n} |")
-    out.append("Held out by scenario group, per mode and build:\n\n"
-               "| mode | build | within max(cycle, 10%) or CI | median abs error ns |\n|---|---|---|---|\n" +
-               "\n".join(parts) + "\n")
+    for key in sorted({(r["mode"], r["variant"]) for r, _ in pairs}, key=lambda k: (MODES.index(k[0]), k[1])):
+        parts.append([*key, *_sfmt(summary([(r, p) for r, p in pairs if (r["mode"], r["variant"]) == key]))])
+    out.append("Held out by scenario group, per mode and build:\n\n" +
+               _table(["mode", "build", "within max(cycle, 10%) or CI", "median abs error ns"], parts))
     s = got["folds"]["scenario group"]["summary"]
     ok = s["share"] >= 0.8 and s["median_abs"] < 0.3
     out.append(f"Target (issue: at least 80% within, median absolute error below 0.3 ns, held out by "
                f"scenario group): **{'met' if ok else 'not met'}** ({s['share'] * 100:.0f}%, "
                f"{s['median_abs']:.2f} ns).\n")
-    # Coefficients against their physical counterparts.
-    out.append("### Coefficients and their physical counterparts\n")
-    t = []
-    for m in MODES:
-        rate = median_rate(rows, m)
-        for c in COEFFS:
-            v = got["coef"][m].get(c)
-            lo, hi = got["intervals"][m][c]
-            p = got["physical"][m][c]
-            if c == "instructions":
-                name = "per instruction, x the baseline's ns per instruction"
-                per = f"; median {rate:.3f} ns, so fitted {v * rate:.3f} ns" if rate and v is not None else ""
-                phys = f"1 (the baseline's own rate{per})"
-                fv = "n/a" if v is None else f"{v:+.2f}x"
-                iv = "n/a" if lo is None else f"[{lo:+.2f}, {hi:+.2f}]"
-            else:
-                name = "per D1 read miss" if m == "throughput" else "per chain miss"
-                phys = f"{p:.2f} ns (L2 - L1 load)"
-                fv = "n/a" if v is None else f"{v:+.2f} ns"
-                iv = "n/a" if lo is None else f"[{lo:+.2f}, {hi:+.2f}]"
-            if c not in TERMS[m]:
-                v = got["free"][m].get(c)
-                flo, fhi = got["free_intervals"][m][c]
-                fv = f"not fitted: {p:.2f} ns" if c == "misses" else "not fitted: 1x"
-                iv = "-" if v is None else f"fitted freely as a check: {v:+.2f} [{flo:+.2f}, {fhi:+.2f}]"
-            t.append([m, name, fv, iv, phys, _ratio_note(v, p)])
-    for v, ns in sorted(cal["thunk"].items()):
-        for mode in MODES + ("all",):
-            fitted = got["thunk_fit"].get((v, mode))
-            if v == "plain" or not fitted:
-                continue
-            t.append([mode, f"per thunk call, {v}", f"not fitted: {ns:.2f} ns",
-                      f"fitted freely as a check on its {fitted[1]} differences with thunk calls: "
-                      f"{fitted[0]:+.2f}", f"{ns:.2f} ns (dispatch group: indirect minus direct call)",
-                      _ratio_note(fitted[0], ns)])
-    out.append("| mode | coefficient | fitted | 95% interval (groups resampled) | physical counterpart | "
-               "fitted / physical |\n|---|---|---|---|---|---|\n" +
-               "\n".join("| " + " | ".join(r) + " |" for r in t) + "\n")
-    far = []
+    sh = got["shared"]
+    offs = sorted(sh["offsets"].values())
+    out.append(f"What is left is largely shared within a scenario group: the median held-out residual of "
+               f"each group (every difference of a group has the same baseline, so a shift of the "
+               f"baseline's own time moves them all alike) runs from {offs[0]:+.2f} to {offs[-1]:+.2f} ns "
+               f"over the {len(offs)} groups. Taking each group's median residual out, a diagnosis and "
+               f"not a prediction, {_sfmt(sh['summary'])[0]} would hold (median abs error "
+               f"{sh['summary']['median_abs']:.2f} ns): no count differs between a group's strategies "
+               "the way that shift does.\n")
+    return out
+
+
+def _coefficients(got):
+    cal = got["cal"]
+    out = ["### Coefficients and their physical counterparts\n"]
+    what = {"instructions": ("per instruction", "the baseline's own ns per instruction (median)"),
+            "branches": ("per conditional branch", "dispatch: flag test, never set, minus inlined default"),
+            "calls": ("per call and return", "dispatch: direct call minus inlined default"),
+            "indirect calls": ("per indirect call beyond a direct one",
+                               "dispatch: indirect call (one target) minus direct call"),
+            "misses": ("per miss (throughput: D1 read; latency, cold: chain)", "L2 - L1 load (pointer chase)")}
+    t, far = [], []
     for m in MODES:
         for c in COEFFS:
-            v = got["coef"][m].get(c) if c in TERMS[m] else got["free"][m].get(c)
+            fitted = c in TERMS[m]
+            v = got["coef"][m].get(c) if fitted else got["free"][m].get(c)
+            lo, hi = (got["intervals"] if fitted else got["free_intervals"])[m][c]
             p = got["physical"][m][c]
+            iv = "n/a" if lo is None else f"[{lo:+.3f}, {hi:+.3f}]"
+            shown = _ns(v, "{:+.3f} ns") if fitted else \
+                ("not fitted: " + ("none (they overlap)" if m == "throughput" else f"{p:.2f} ns") +
+                 f"; fitted freely as a check: {_ns(v, '{:+.3f} ns')}")
+            t.append([m, what[c][0], shown, iv, f"{_ns(p, '{:.3f} ns')}: {what[c][1]}", _ratio_note(v, p)])
             if v is not None and p and (v / p > DISAGREE or v / p < 1 / DISAGREE):
-                lo, hi = (got["intervals"] if c in TERMS[m] else got["free_intervals"])[m][c]
                 held = lo is not None and lo <= p <= hi
-                far.append(f"- {m}, {c}{'' if c in TERMS[m] else ' (fitted freely as a check)'}: "
-                           f"{v:+.3f} against {p:.3f}" +
-                           (": its 95% interval holds the physical value, so the data cannot tell them apart"
-                            if held else f": {WHY_DISAGREE[(m, c)]}") + ".")
+                far.append(f"- {m}, {what[c][0]}{'' if fitted else ' (fitted freely as a check)'}: "
+                           f"{v:+.3f} against {p:.3f}: " +
+                           ("its 95% interval holds the physical value, so the data cannot tell them apart"
+                            if held else _why(m, c)) + ".")
+    for (term, v, mode), (fv, n) in sorted(got["priced_fit"].items()):
+        key, label = next((k, lbl) for tm, k, lbl in PRICED if tm == term)
+        t.append([mode, f"{label}, {v}", f"not fitted: {cal[key][v]:.2f} ns; fitted freely as a check on its "
+                  f"{n} differences: {fv:+.2f} ns", "-", f"{cal[key][v]:.2f} ns: dispatch group of the build",
+                  _ratio_note(fv, cal[key][v])])
+    out.append(_table(["mode", "coefficient", "fitted", "95% interval (groups resampled)",
+                       "physical counterpart", "fitted / physical"], t))
     if far:
         out.append("Where a coefficient is more than 2x from its physical counterpart (or of the other "
                    "sign), the reading offered:\n\n" + "\n".join(far) + "\n")
-    out.append(mispredict_note(rows, cal))
-    # The held-out predictions, difference by difference.
+    return out
+
+
+def _differences_table(got):
     pairs = got["folds"]["scenario group"]["pairs"]
-    out.append("### Every difference, predicted with its scenario group held out\n")
     lines = []
     for r, p in sorted(pairs, key=lambda rp: (rp[0]["variant"], rp[0]["scenario"], rp[0]["mode"],
                                                rp[0]["strategy"])):
         x = r["x"]
         lines.append([r["scenario"], r["mode"], r["variant"], f"{r['strategy']} - {r['baseline']}",
-                      f"{x['d instructions']:+.1f}", f"{x['misses']:+.2f}",
+                      f"{x['instructions']:+.1f}", f"{x['branches']:+.1f}", f"{x['calls']:+.1f}",
+                      f"{x['indirect calls']:+.1f}", f"{x['returns']:+.1f}", f"{x['thunk calls']:+.1f}",
+                      f"{x['misses']:+.2f}",
                       "-" if r["mode"] == "throughput" else f"{x['off-chain misses']:+.2f}",
-                      f"{x['thunk calls']:+.2f}",
                       f"{p:+.2f}", f"{r['measured']:+.2f} [{r['ci'][0]:+.2f}, {r['ci'][1]:+.2f}]",
                       f"{r['measured'] - p:+.2f}", f"{r['cycle']:.2f}" if r["cycle"] else "n/a",
                       "yes" if holds(r, p) else "no"])
-    out.append("| scenario | mode | build | difference | d instructions | d misses (mode's) | "
-               "d off-chain misses (overlap, not priced) | d thunk calls | "
-               "predicted ns | measured ns [95% CI] | residual ns | cycle ns | holds |\n" +
-               "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" +
-               "\n".join("| " + " | ".join(c) + " |" for c in lines) + "\n")
-    return "\n".join(out) + "\n"
+    return "### Every difference, predicted with its scenario group held out\n\n" + _table(
+        ["scenario", "mode", "build", "difference", "d instructions (thunks' out)", "d branches", "d calls",
+         "d indirect calls", "d returns", "d thunk calls", "d misses (mode's)",
+         "d off-chain misses (overlap, not priced)", "predicted ns", "measured ns [95% CI]", "residual ns",
+         "cycle ns", "holds"], lines)
 
 
 def _sfmt(s):
@@ -575,7 +672,7 @@ def mispredict_note(rows, cal):
         xs = [r["x"]["sim mispredicts"] for r, _ in lst]
         ms = [r["measured"] for r, _ in lst]
         parts.append(f"`{s}` in {len(lst)} differences: callgrind simulates {min(xs):+.2f} to {max(xs):+.2f} "
-                     f"mispredicts per lookup (+{min(e for _, e in lst):.1f} to +{max(e for _, e in lst):.1f} ns "
+                     f"mispredicts per lookup ({min(e for _, e in lst):+.1f} to {max(e for _, e in lst):+.1f} ns "
                      f"at the calibrated {pen:.2f} ns) where the measured difference is {min(ms):+.2f} to "
                      f"{max(ms):+.2f} ns")
     return ("**Callgrind and the CPU disagree on branches:** " + "; ".join(parts) + ". The CPU's "
