@@ -9,9 +9,10 @@ report's cost-model section (lib/costmodel.py): the held-out predictions of
 every L1- and L2-sized difference, their share within max(one cycle, 10%) or
 the CI, the median absolute error, and each coefficient beside its physical
 counterpart.  --counts-from takes the simulated counts (cachesim.csv) of
-another run of the same build: both runs made from the same clean commit
-with the same compilers, so that a second run's timings are checked against
-the counts of the first without simulating again; anything else is refused.
+another run of the same build: both runs made from clean commits whose
+build inputs (runfolder.BUILD_INPUTS) are the same in this repository, with the same
+compilers and flags, so that a second run's timings are checked against the
+counts of the first without simulating again; anything else is refused.
 A committed reference run is read, never written.  What the model is and how
 it is validated: docs/method.md#the-cost-model.  Exit status 2 for bad input.
 """
@@ -22,21 +23,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import benchmarks, costmodel  # noqa: E402
 from lib.plumbing import run_main  # noqa: E402
-from lib.runfolder import InputError, baseline_of, load_run  # noqa: E402
-
-
-def same_build(a, b):
-    """Why the runs' builds may differ, or None: the same clean commit, the
-    same compilers and variant flags."""
-    ga, gb = a.get("git") or {}, b.get("git") or {}
-    if not ga.get("commit") or ga.get("commit") != gb.get("commit"):
-        return f"made from different commits ({ga.get('commit')} and {gb.get('commit')})"
-    if ga.get("dirty") or gb.get("dirty"):
-        return "one of them was made from a checkout with uncommitted changes"
-    for k in ("cc", "cxx", "cflags", "variant_flags", "variant_compilers"):
-        if a.get(k) != b.get(k):
-            return f"their {k} differ"
-    return None
+from lib.runfolder import InputError, baseline_of, load_run, same_build  # noqa: E402
 
 
 def main():

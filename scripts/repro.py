@@ -9,13 +9,16 @@ A and B are results folders (their benchmarks.json or benchmarks.json.gz) or
 Google Benchmark JSON files.  --match keeps the scenarios whose name (mode and args) matches, by
 default the L1- and L2-sized scenarios.  Prints a Markdown table, then the
 ratios that do not agree within --tolerance percent (default 3) again, and,
-last, how many agree, and how many of those that do not the runs themselves
+then how many agree, and how many of those that do not the runs themselves
 could not pin down to the tolerance: a 95% interval (stats.paired(), which
 resamples the processes too) wider than +-tolerance in either run.  Such a
 ratio moves within one run as much as between two; a disagreement of a ratio
 that both runs pinned down is the one that says the method lost something.
 Each row also says from how many of its processes each ratio comes (the
-rest ran in the host's slow state: stats.quiet_processes()).
+rest ran in the host's slow state: stats.quiet_processes()).  Last, where A
+and B are folders of the same build (runfolder.same_build()) and A has
+simulated counts (make cachesim), the cost model's held-out figures in both
+runs, B priced with A's counts (lib/costmodel.py).
 Exit status 0 whether or not they agree (it reports; it does not judge);
 2 on bad input: a folder that is no complete run (its meta.json checked as
 the report checks it), or A and B the same run.
@@ -26,7 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import benchmarks, plumbing, runfolder, stats  # noqa: E402
+from lib import benchmarks, costmodel, plumbing, runfolder, stats  # noqa: E402
 from lib.sections import compare_scenario  # noqa: E402
 
 
@@ -59,6 +62,39 @@ def cell(p):
 def procs(p):
     """The processes a ratio came from, of those that measured it ("5 of 8")."""
     return f"{p['processes']} of {p['processes'] + p['set_aside']}"
+
+
+def costmodel_lines(path_a, path_b):
+    """The cost model's held-out figures in run A and in run B (with A's
+    counts), as Markdown lines; or one line saying why there are none."""
+    head = "\n## Cost model in both runs\n"
+    if not (os.path.isdir(path_a) and os.path.isdir(path_b)):
+        return []
+    try:
+        a = runfolder.load_run(path_a, writes=False)
+        b = runfolder.load_run(path_b, writes=False)
+    except (runfolder.InputError, benchmarks.ResultsError) as e:
+        return [head, f"Not computed: {e}."]
+    if not a["cachesim_all"]:
+        return [head, "Not computed: A has no simulated counts (make cachesim RUN=A)."]
+    why = runfolder.same_build(a["meta"], b["meta"])
+    if why:
+        return [head, f"Not computed: B is not the same build as A, so A's counts do not price it: {why}."]
+    b["cachesim"], b["cachesim_all"] = a["cachesim"], a["cachesim_all"]
+    rows = []
+    # B's row opens with costmodel.REPRO_ROW, by which the report finds it again
+    for start, data in (("| A | ", a), (costmodel.REPRO_ROW, b)):
+        got, why = costmodel.model(data, runfolder.baseline_of, benchmarks.lookup_scenarios(data["results"]))
+        if got is None:
+            return [head, f"Not computed for {'A' if data is a else 'B'}: {why}."]
+        sums = [got["folds"][label]["summary"] for label, _ in costmodel.FOLDS]
+        cells = [f"{s['held']} of {s['n']} ({s['share'] * 100:.0f}%), {s['median_abs']:.2f} ns" for s in sums]
+        rows.append(start + " | ".join(cells) + " |")
+    return [head, "Each difference predicted by the fit that did not see its scenario group, strategy or size "
+            "class (docs/method.md#the-cost-model): the share within max(one cycle, 10%) or the CI, and "
+            "the median absolute error in ns.\n",
+            "| run | scenario group held out | strategy held out | size class held out |", "|---|---|---|---|",
+            *rows]
 
 
 def main():
@@ -135,6 +171,7 @@ def main():
                      f"+-{stats.PIN_PCT:g}%), {sum(x <= tol for x in pinned)} agree within "
                      f"{args.tolerance:g}% (largest {max(pinned) * 100:.1f}%); {total - len(pinned)} "
                      "are not pinned in at least one run.")
+    lines += costmodel_lines(args.a, args.b)
     text = "\n".join(lines) + "\n"
     if args.out:
         plumbing.write_atomic(args.out, text)

@@ -6,6 +6,7 @@ validation that never lets a held-out difference into the fit that predicts
 it.  And the regulator tables (scripts/lib/regulator_report.py) on
 hand-made regulator samples."""
 import os
+import subprocess
 import sys
 import unittest
 
@@ -231,18 +232,37 @@ class TestCostModel(unittest.TestCase):
         self.assertAlmostEqual(got["shared"]["offsets"][group], 0.5, places=6)
         self.assertEqual(got["shared"]["summary"]["share"], 1.0)
 
+    def test_the_second_run_of_repro_md_is_quoted(self):
+        import tempfile
+        d = run()
+        with tempfile.TemporaryDirectory() as tmp:
+            d["dir"] = tmp
+            text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+            self.assertNotIn("The second run beside this one", text)
+            with open(os.path.join(tmp, "repro.md"), "w") as f:
+                f.write("| A | 1 of 2 (50%), 0.10 ns | x | y |\n" + costmodel.REPRO_ROW +
+                        "7 of 9 (78%), 0.25 ns | 6 of 9 (67%), 0.30 ns | 5 of 9 (56%), 0.40 ns |\n")
+            text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+            self.assertIn("scenario group held out 7 of 9 (78%), 0.25 ns; strategy held out 6 of 9", text)
+
     def test_counts_from_another_run_only_of_the_same_build(self):
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("costmodel_cli", os.path.join(HERE, "..", "scripts",
-                                                                                    "costmodel.py"))
-        cli = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(cli)
         a = {"git": {"commit": "abc", "dirty": False}, "cc": {"version": "gcc 12"}}
-        self.assertIsNone(cli.same_build(a, dict(a)))
-        self.assertIn("different commits", cli.same_build(a, {**a, "git": {"commit": "def", "dirty": False}}))
-        self.assertIn("uncommitted", cli.same_build(a, {**a, "git": {"commit": "abc", "dirty": True}}))
-        self.assertIn("cc", cli.same_build(a, {**a, "cc": {"version": "gcc 13"}}))
-        self.assertIn("different commits", cli.same_build({}, {}))
+        self.assertIsNone(report.same_build(a, dict(a)))
+        other = {**a, "git": {"commit": "def", "dirty": False}}
+        # another commit: only where the build inputs are the same
+        self.assertIsNone(report.same_build(a, other, sources=lambda c1, c2: None))
+        self.assertEqual(report.same_build(a, other, sources=lambda c1, c2: "they differ"), "they differ")
+        self.assertIn("not in this repository", report.same_build(a, other))
+        self.assertIn("uncommitted", report.same_build(a, {**a, "git": {"commit": "abc", "dirty": True}}))
+        self.assertIn("cc", report.same_build(a, {**a, "cc": {"version": "gcc 13"}}))
+        self.assertIn("names no commit", report.same_build({}, {}))
+        # this repository's first commit and HEAD: the sources have grown since
+        log = subprocess.run(["git", "-C", os.path.join(HERE, ".."), "rev-list", "--max-parents=0", "HEAD"],
+                             capture_output=True, text=True)
+        if log.returncode == 0 and log.stdout.strip():    # a checkout with its history
+            first = log.stdout.split()[0]
+            self.assertIsNone(report.same_sources(first, first))
+            self.assertIn("differ in", report.same_sources(first, "HEAD"))
 
     def test_the_pass_test_has_a_floor_of_one_cycle(self):
         row = {"measured": 0.10, "ci": (0.08, 0.12), "cycle": CYCLE}

@@ -9,6 +9,7 @@ scenario, timing mode and build, with the simulated counts of the same
 build (cachesim.csv's rows of that variant; a build without them is left
 out and named, never priced with another build's counts).
 """
+import os
 import random
 import statistics
 
@@ -425,7 +426,8 @@ def model(data, baseline_of, scenarios):
         return None, "no L1- or L2-sized difference has simulated counts of its build"
     phys = physical(rows, cal)
     coef = fit(rows, cal, phys)
-    out = {"cal": cal, "rows": rows, "no_counts": no_counts, "physical": phys, "coef": coef,
+    out = {"dir": data.get("dir"), "cal": cal, "rows": rows, "no_counts": no_counts, "physical": phys,
+           "coef": coef,
            "intervals": intervals(rows, cal, phys), "priced_fit": priced_check(rows, coef, cal),
            "no_dispatch": no_dispatch, "shared": shared_offsets(rows, cal, phys),
            "free": fit(rows, cal, phys, FREE), "free_intervals": intervals(rows, cal, phys, FREE),
@@ -570,6 +572,7 @@ def _held_out(got):
     out.append(f"Target (issue: at least 80% within, median absolute error below 0.3 ns, held out by "
                f"scenario group): **{'met' if ok else 'not met'}** ({s['share'] * 100:.0f}%, "
                f"{s['median_abs']:.2f} ns).\n")
+    out += _second_run(got)
     sh = got["shared"]
     offs = sorted(sh["offsets"].values())
     out.append(f"What is left is largely shared within a scenario group: the median held-out residual of "
@@ -580,6 +583,25 @@ def _held_out(got):
                f"{sh['summary']['median_abs']:.2f} ns): no count differs between a group's strategies "
                "the way that shift does.\n")
     return out
+
+
+REPRO_ROW = "| B, A's counts | "
+
+
+def _second_run(got):
+    """The same validation on the second run beside this one, as repro.py
+    wrote it into the folder's repro.md (B priced with this run's counts)."""
+    path = os.path.join(got.get("dir") or "", "repro.md")
+    try:
+        with open(path, encoding="utf-8") as f:
+            row = next((ln for ln in f if ln.startswith(REPRO_ROW)), None)
+    except OSError:
+        return []
+    cells = [c.strip() for c in row.strip().strip("|").split("|")][1:] if row else []
+    if len(cells) != len(FOLDS):
+        return []
+    return ["The second run beside this one ([repro.md](repro.md#cost-model-in-both-runs)), priced with this "
+            "run's counts: " + "; ".join(f"{label} held out {c}" for (label, _), c in zip(FOLDS, cells)) + ".\n"]
 
 
 def _coefficients(got):

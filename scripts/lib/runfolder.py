@@ -358,3 +358,43 @@ def read_registry(path, results=None):
         raise InputError(f"{path}: not opsbench-run --list --json output (strategies with name, "
                          "baseline, custom_baseline)") from None
     return reg
+
+
+# ---- two runs of one build ----
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# What the measured programs are built from (the rest of the tree is scripts and docs).
+BUILD_INPUTS = ("Makefile", "bench", "include", "src", "scripts/static_call_sites.awk")
+
+
+def same_sources(c1, c2, root=ROOT):
+    """None where commits @c1 and @c2 have the same BUILD_INPUTS in @root's
+    repository, else why not (or why it cannot tell)."""
+    try:
+        p = subprocess.run(["git", "-C", root, "diff", "--quiet", c1, c2, "--", *BUILD_INPUTS],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"git could not compare their commits ({e})"
+    if p.returncode == 1:
+        return f"their commits {c1[:12]} and {c2[:12]} differ in {', '.join(BUILD_INPUTS)}"
+    if p.returncode != 0:
+        return f"commit {c1[:12]} or {c2[:12]} is not in this repository"
+    return None
+
+
+def same_build(a, b, sources=same_sources):
+    """Why the runs' builds may differ, or None: clean commits with the same
+    build inputs, the same compilers and variant flags."""
+    ga, gb = a.get("git") or {}, b.get("git") or {}
+    if not ga.get("commit") or not gb.get("commit"):
+        return "a run names no commit it was made from"
+    if ga.get("dirty") or gb.get("dirty"):
+        return "one of them was made from a checkout with uncommitted changes"
+    if ga["commit"] != gb["commit"]:
+        why = sources(ga["commit"], gb["commit"])
+        if why:
+            return why
+    for k in ("cc", "cxx", "cflags", "variant_flags", "variant_compilers"):
+        if a.get(k) != b.get(k):
+            return f"their {k} differ"
+    return None
