@@ -35,7 +35,12 @@ def main():
     try:
         data = load_run(args.run, writes=False)
         if args.counts_from:
-            other = load_run(args.counts_from, writes=False)
+            try:
+                other = load_run(args.counts_from, writes=False)
+            except (InputError, benchmarks.ResultsError) as e:
+                raise InputError(f"--counts-from: {e}") from None
+            if not other["cachesim_all"]:
+                raise InputError(f"--counts-from {args.counts_from}: no cachesim.csv there (make cachesim RUN=)")
             why = same_build(data["meta"], other["meta"])
             if why:
                 raise InputError(f"--counts-from {args.counts_from}: not the same build as {args.run}: {why}")

@@ -68,6 +68,9 @@ fx dupkey && sed -i '0,/"arch"/s//"arch": "sparc", "arch"/' "$tmp/dupkey/meta.js
 fx nanmeta && sed -i '0,/{/s//{"not_a_number": NaN, /' "$tmp/nanmeta/meta.json"
 fx baddate && edit baddate meta.json 'd["date"] = "yesterday"'
 fx listmeta && echo '[]' >"$tmp/listmeta/meta.json"
+# costmodel.py --counts-from: a run without counts, a run of another build
+fx nocounts && rm "$tmp/nocounts/cachesim.csv"
+fx otherbuild && edit otherbuild meta.json 'd["git"] = {"commit": "1" * 40, "dirty": False}'
 
 # exit | message fragment | command
 cases=$(cat <<'TABLE'
@@ -216,6 +219,10 @@ cases=$(cat <<'TABLE'
 2|--update needs --elapsed|python3 scripts/meta.py --update $tmp/short/meta.json
 2|--elapsed -1: expected a whole number of seconds, at least 0|python3 scripts/meta.py --update $tmp/short/meta.json --elapsed -1
 2|are the same run|python3 scripts/repro.py $tmp/run $tmp/run
+2|--counts-from: /nonexistent: no such results folder|python3 scripts/costmodel.py --counts-from /nonexistent $tmp/run
+2|no cachesim.csv there|python3 scripts/costmodel.py --counts-from $tmp/nocounts $tmp/run
+2|not the same build as|python3 scripts/costmodel.py --counts-from $tmp/otherbuild $tmp/run
+2|required: run|python3 scripts/costmodel.py --counts-from $tmp/run
 2|meta.json: not an object|python3 scripts/repro.py $tmp/run $tmp/listmeta
 2|--strategies '': no strategy named|python3 scripts/cachesim.py --check --driver $run --out $tmp/run --strategies ''
 TABLE
