@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "opsbench/compiler.h"
@@ -248,4 +249,11 @@ void calib_list(const struct suite_cfg *cfg, struct bench_list *l)
 		bench_add(l, name, NULL, branch_body, NULL, &branch[r]);
 	}
 	bench_add(l, "calib/cycle", NULL, cycle_body, NULL, NULL);
+}
+
+long ob_involuntary_switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_nivcsw;
 }

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "opsbench/compiler.h"
 #include "opsbench/pmu.h"
@@ -384,14 +383,6 @@ static double sample_elapsed(void *arg)
 	return ((struct lookup_sample *)arg)->b->elapsed_ns;
 }
 
-/* Involuntary context switches of this process so far: the host took the CPU away. */
-static double involuntary_switches(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_SELF, &ru) ? 0 : (double)ru.ru_nivcsw;
-}
-
 static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 {
 	struct lookup_sample *smp = arg;
@@ -409,7 +400,7 @@ static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 	ob_gb_counter(st, "ns_per_cycle", ob_cycle_ns(), OB_GB_PLAIN);
 	ob_gb_counter(st, "host_level_ns", ob_host_level_ns(), OB_GB_PLAIN);
 	ob_gb_counter(st, "measured_ns", b->measured_ns, OB_GB_PLAIN);
-	ob_gb_counter(st, "nivcsw", involuntary_switches(), OB_GB_PLAIN);
+	ob_gb_counter(st, "nivcsw", (double)ob_involuntary_switches(), OB_GB_PLAIN);
 	if (b->mode == OB_COLD) {
 		ob_gb_counter(st, "timer_overhead_ns", ob_ts_overhead_ticks() * ob_ts_ns_per_tick(),
 			      OB_GB_PLAIN);

@@ -26,7 +26,6 @@
  * ns-scale comparison).  Every other path asks none (delay:none).
  */
 #include <stdio.h>
-#include <sys/resource.h>
 #include <string.h>
 
 #include "opsbench/compiler.h"
@@ -68,14 +67,6 @@ struct reg_bench {
 	long preempted;		/* involuntary context switches during the last run */
 };
 
-/* Involuntary context switches of this process so far. */
-static long nivcsw(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_nivcsw;
-}
-
 static int reg_prepare(void *arg, char *msg, size_t len)
 {
 	struct reg_bench *b = arg;
@@ -116,7 +107,7 @@ static uint64_t reg_body(void *arg, uint64_t iters)
 	b->writes0 = b->regs.writes;
 	b->bus_ns0 = b->regs.bus_ns;
 	b->delay_us0 = b->delay.requested_us;
-	b->preempted = nivcsw();
+	b->preempted = ob_involuntary_switches();
 	t0 = ob_mono_ns();
 	if (b->c->enable) {
 		for (uint64_t i = 0; i < iters; i++) {
@@ -133,7 +124,7 @@ static uint64_t reg_body(void *arg, uint64_t iters)
 		}
 	}
 	b->elapsed_ns = ob_mono_ns() - t0;
-	b->preempted = nivcsw() - b->preempted;
+	b->preempted = ob_involuntary_switches() - b->preempted;
 	return sum;
 }
 

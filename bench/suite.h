@@ -132,6 +132,13 @@ double ob_cycle_ns(void);
 double ob_host_level_ns(void);
 
 /*
+ * Involuntary context switches of this process so far (getrusage's
+ * ru_nivcsw, 0 where it fails): a sample during which it grows was
+ * preempted, the host took the CPU away (calib.c).
+ */
+long ob_involuntary_switches(void);
+
+/*
  * One lookup scenario: everything but the strategy.  Without pollution it is
  * timed in throughput and latency mode; with pollution in cold mode only
  * (the pollution outside the timed part).
