@@ -114,12 +114,10 @@ def load_gb(path, raw=False):
         raise ResultsError(f"{path}: no benchmark results in its 'benchmarks' list: nothing to report")
     # The run's quiet host level, for the run-wide slow-phase rule (stats.quiet_processes()):
     # one level per process (its samples all carry it).
-    levels = {(name.split("/mode:")[-1].split("/", 1)[-1], p): h for name, e in out.items()
-              for p, h in zip(e["counters"].get("pass", ()), e["counters"].get("host_level_ns", ()))
-              if h > 0}
-    if levels:
-        from .stats import host_floor
-        floor = host_floor(levels.values())
+    # A process is one pass of one group: its scenario's arguments after the mode.
+    from .stats import run_floor
+    floor = run_floor((name.split("/mode:")[-1].split("/", 1)[-1], e) for name, e in out.items())
+    if floor is not None:
         for e in out.values():
             e["host_floor"] = floor
     return out, skipped

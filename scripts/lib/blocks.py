@@ -79,10 +79,7 @@ def group_status(scenarios, floor, target):
     lowest host level (None: no run-wide rule)."""
     widest, kept_n = 0.0, None
     for strat in scenarios.values():
-        if floor:
-            for e in strat.values():
-                e["host_floor"] = floor
-        quiet = stats.quiet_processes(list(strat.values()))
+        quiet = stats.quiet_processes(list(strat.values()), floor=floor)
         passes = {p for e in strat.values() for p in e["counters"].get("pass", ())}
         kept = quiet["kept"] if quiet else passes
         kept_n = len(kept) if kept_n is None else min(kept_n, len(kept))
@@ -118,10 +115,7 @@ def status(parts_dir, jobs, target=stats.PIN_PCT, min_blocks=1):
             _merge(merged.setdefault(job, {}), cache[key])
     if changed:
         plumbing.write_json(cache_path, cache, parts_dir)
-    levels = {(job, p): h for job, g in merged.items() for strat in g.values() for e in strat.values()
-              for p, h in zip(e["counters"].get("pass", ()), e["counters"].get("host_level_ns", ()))
-              if h > 0}
-    floor = stats.host_floor(levels.values())
+    floor = stats.run_floor((job, e) for job, g in merged.items() for strat in g.values() for e in strat.values())
     out = {}
     for job in jobs:
         kept, widest = group_status(merged.get(job, {}), floor, target)

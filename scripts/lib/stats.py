@@ -179,6 +179,14 @@ def host_floor(levels):
     return percentile(levels, 0.10) if len(levels) >= 10 else levels[0]
 
 
+def run_floor(processes):
+    """host_floor() of a run from @processes, (process group, entry) pairs:
+    one level per (group, pass), a process's samples all carrying it."""
+    levels = {(g, p): h for g, e in processes
+              for p, h in zip(e["counters"].get("pass", ()), e["counters"].get("host_level_ns", ())) if h > 0}
+    return host_floor(levels.values())
+
+
 def host_slow(levels, floor=None, slack=HOST_SLACK):
     """The keys of @levels ({process: host level}) more than @slack times
     @floor (default: host_floor() of @levels): the processes that ran while
@@ -200,12 +208,13 @@ def _host_levels(entries):
     return out
 
 
-def quiet_processes(entries, slack=QUIET_SLACK):
+def quiet_processes(entries, slack=QUIET_SLACK, floor=None):
     """Which processes of a scenario measured it with the host in its quiet
     state.  @entries: every strategy's load_gb entry of one scenario (with
     "round" and "pass" counters).  First the run-wide rule: a process whose
     host level is more than HOST_SLACK times the run's quiet level (each
-    entry's "host_floor", set by load_gb(): stats.host_floor()) is set aside.  Then the scenario's own:
+    entry's "host_floor", set by load_gb(): run_floor(); or @floor) is set
+    aside.  Then the scenario's own:
     a process's level is the geometric mean, over the strategies, of its
     median sample; a process whose level is more than @slack times the
     lowest is set aside.  The host's slow phases slow memory-bound work more
@@ -231,8 +240,9 @@ def quiet_processes(entries, slack=QUIET_SLACK):
             logs.setdefault(p, []).append(math.log(m))
     if len(logs) < 2:
         return None
-    floors = [e.get("host_floor") for e in entries if e.get("host_floor")]
-    slow = host_slow(_host_levels(entries), floors[0] if floors else None) & set(logs)
+    if floor is None:
+        floor = next((e["host_floor"] for e in entries if e.get("host_floor")), None)
+    slow = host_slow(_host_levels(entries), floor) & set(logs)
     level = {p: statistics.fmean(v) for p, v in logs.items() if p not in slow}
     floor = min(level.values()) if level else 0.0
     kept = {p for p, v in level.items() if v - floor <= math.log(slack)}
