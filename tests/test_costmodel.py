@@ -208,6 +208,18 @@ class TestCostModel(unittest.TestCase):
             self.assertAlmostEqual(fitted, RET_NS, places=6)
             self.assertNotIn(("returns", "retpoline", mode), got["priced_fit"])
 
+    def test_the_counts_fitted_to_the_answers(self):
+        # exact data: every count with an intercept fits it exactly
+        got, _ = model(run())
+        self.assertEqual(got["bound"]["share"], 1.0)
+        # a difference no count explains stays out of reach even in sample
+        d = run(noise={(timed("latency", "L1", "uniform", "plain"), "embedded"): 3.0,
+                       (timed("latency", "L2", "uniform", "plain"), "embedded"): -3.0})
+        got, _ = model(d)
+        self.assertLess(got["bound"]["share"], 1.0)
+        text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+        self.assertIn("Even fitted to the answers", text)
+
     def test_physical_counterparts(self):
         got, _ = model(run())
         self.assertAlmostEqual(got["physical"]["latency"]["misses"], 3.8 - 1.0)
