@@ -59,7 +59,12 @@ COEFFS = ("instructions", "branches", "calls", "indirect calls", "misses")
 # pointer chase where the lookup waits for them (the chain, in latency and
 # cold) and overlap elsewhere; the free fit (FREE) prices them too, as a check.
 TERMS = {m: ("instructions", "branches", "calls", "indirect calls") for m in MODES}
-FREE = {m: COEFFS for m in MODES}
+# The control transfers priced by the dispatch group: (term, calibration, what it is).
+PRICED = (("returns", "rethunk", "per return, through the return thunk"),
+          ("thunk calls", "thunk_own", "per thunk call, the thunk's own part"))
+# The check: every coefficient fitted together, the dispatch-priced terms as
+# a multiple of their build's price (1: the dispatch group's price holds).
+FREE = {m: COEFFS + tuple(t for t, _, _ in PRICED) for m in MODES}
 # The thunks' own instructions, priced with the thunk (src/arch/x86_64/
 # retpoline.S): a retpoline thunk's beyond the call it replaces (call 1f;
 # mov; ret), and the return thunk's per return (rethunk: the jmp and its
@@ -265,9 +270,11 @@ def physical(rows, cal):
     (median of the mode's scenarios: 1/IPC in ns); per conditional branch,
     call and indirect call the plain build's dispatch group (a predicted
     test and branch, a call and return pair, an indirect call beyond a
-    direct one); per miss the pointer chase's L2 minus L1 latency."""
+    direct one); per miss the pointer chase's L2 minus L1 latency; the
+    dispatch-priced terms 1 (a multiple of their build's price)."""
     return {mode: {"instructions": median_rate(rows, mode), "branches": cal["test"], "calls": cal["call"],
-                   "indirect calls": cal["icall"], "misses": cal["l2"] - cal["l1"]} for mode in MODES}
+                   "indirect calls": cal["icall"], "misses": cal["l2"] - cal["l1"],
+                   **{t: 1.0 for t, _, _ in PRICED}} for mode in MODES}
 
 
 def median_rate(rows, mode):
@@ -293,6 +300,16 @@ def _solve(a, b):
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
+def column(row, c, cal):
+    """The value of coefficient @c's column in @row: its count difference,
+    times the build's dispatch price for the PRICED terms (fitted as a
+    multiple of that price)."""
+    for term, key, _ in PRICED:
+        if c == term:
+            return row["x"][c] * cal[key].get(row["variant"], 0.0)
+    return row["x"][c]
+
+
 def fit(rows, cal, fallback, terms=None):
     """{mode: {coefficient: value}} by least squares without intercept on
     @rows (measured minus the fixed terms) of the coefficients @terms
@@ -304,10 +321,10 @@ def fit(rows, cal, fallback, terms=None):
         sel = [r for r in rows if r["mode"] == mode]
         back = {c: (fallback.get(mode) or {}).get(c) or 0.0 for c in terms[mode]}
         # a count that never differs in these rows has nothing to fit: its counterpart
-        live = [c for c in terms[mode] if any(abs(r["x"][c]) > 1e-9 for r in sel)]
-        xs = [[r["x"][c] for c in live] for r in sel]
+        live = [c for c in terms[mode] if any(abs(column(r, c, cal)) > 1e-9 for r in sel)]
+        xs = [[column(r, c, cal) for c in live] for r in sel]
         ys = [r["measured"] - fixed_ns(r, cal, terms) -
-              sum(back[c] * r["x"][c] for c in terms[mode] if c not in live) for r in sel]
+              sum(back[c] * column(r, c, cal) for c in terms[mode] if c not in live) for r in sel]
         k = len(live)
         a = [[sum(x[i] * x[j] for x in xs) for j in range(k)] for i in range(k)]
         b = [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(k)]
@@ -318,7 +335,7 @@ def fit(rows, cal, fallback, terms=None):
 
 def predict(coef, cal, row, terms=None):
     c = coef.get(row["mode"]) or {}
-    return sum((c.get(k) or 0.0) * row["x"][k] for k in (terms or TERMS)[row["mode"]]) + \
+    return sum((c.get(k) or 0.0) * column(row, k, cal) for k in (terms or TERMS)[row["mode"]]) + \
         fixed_ns(row, cal, terms)
 
 
@@ -357,44 +374,16 @@ def intervals(rows, cal, fallback, terms=None, n=BOOT_RESAMPLES, seed=1):
     for r in rows:
         groups.setdefault(r["group"], []).append(r)
     keys = sorted(groups)
-    boots = {m: {c: [] for c in COEFFS} for m in MODES}
+    boots = {m: {c: [] for c in FREE[m]} for m in MODES}
     for _ in range(n):
         pick = [r for k in rng.choices(keys, k=len(keys)) for r in groups[k]]
         coef = fit(pick, cal, fallback, terms)
         for m in MODES:
-            for c in COEFFS:
+            for c in FREE[m]:
                 if coef.get(m, {}).get(c) is not None:
                     boots[m][c].append(coef[m][c])
     return {m: {c: ((stats.percentile(v, 0.025), stats.percentile(v, 0.975)) if v else (None, None))
                 for c, v in cs.items()} for m, cs in boots.items()}
-
-
-# The control transfers priced by the dispatch group: (term, calibration, what it is).
-PRICED = (("returns", "rethunk", "per return, through the return thunk"),
-          ("thunk calls", "thunk_own", "per thunk call, the thunk's own part"))
-
-
-def priced_check(rows, coef, cal):
-    """Each dispatch-priced term fitted freely on the differences that have
-    it (what the other terms leave), to set beside the dispatch group's
-    price: {(term, variant, mode or "all"): (fitted ns, how many differences)}."""
-    out = {}
-    for term, key, _ in PRICED:
-        for v in sorted({r["variant"] for r in rows}):
-            if not cal[key].get(v):
-                continue
-            for mode in MODES + ("all",):
-                sel = [r for r in rows if r["variant"] == v and abs(r["x"][term]) > 0.5
-                       and mode in ("all", r["mode"])]
-                if not sel:
-                    continue
-                num = den = 0.0
-                for r in sel:
-                    rest = predict(coef, cal, r) - r["x"][term] * cal[key][v]
-                    num += r["x"][term] * (r["measured"] - rest)
-                    den += r["x"][term] ** 2
-                out[(term, v, mode)] = (num / den, len(sel))
-    return out
 
 
 # The counts the bound below may use, each with a free price.
@@ -453,7 +442,7 @@ def model(data, baseline_of, scenarios):
     coef = fit(rows, cal, phys)
     out = {"dir": data.get("dir"), "cal": cal, "rows": rows, "no_counts": no_counts, "physical": phys,
            "coef": coef,
-           "intervals": intervals(rows, cal, phys), "priced_fit": priced_check(rows, coef, cal),
+           "intervals": intervals(rows, cal, phys),
            "no_dispatch": no_dispatch, "shared": shared_offsets(rows, cal, phys), "bound": count_bound(rows),
            "free": fit(rows, cal, phys, FREE), "free_intervals": intervals(rows, cal, phys, FREE),
            "physical_only": summary([(r, predict(phys, cal, r)) for r in rows]),
@@ -500,6 +489,10 @@ WHY_DISAGREE = {
     "the fit cannot tell these apart in 6 scenario groups",
     (None, "indirect calls"): "the dispatch group's indirect call with one target costs the same as a "
     "direct one to within its noise, so the ratio of two near-zero prices says little",
+    (None, "returns"): "fitted together with every other price, the return thunk trades places with the "
+    "calls (every call of the srso build returns through it), so the free fit cannot separate them",
+    (None, "thunk calls"): "fitted together with every other price, the thunk trades places with the calls "
+    "and returns it comes with (a thunk call is both), so the free fit cannot separate them",
     (None, "misses"): "the miss differences of these scenarios are a few hundredths per lookup (warm) "
     "or lie off the chain (cold), too few or too overlapped to price; the free fit lays other "
     "differences of the same strategies on them",
@@ -663,11 +656,21 @@ def _coefficients(got):
                            f"{v:+.3f} against {p:.3f}: " +
                            ("its 95% interval holds the physical value, so the data cannot tell them apart"
                             if held else _why(m, c)) + ".")
-    for (term, v, mode), (fv, n) in sorted(got["priced_fit"].items()):
-        key, label = next((k, lbl) for tm, k, lbl in PRICED if tm == term)
-        t.append([mode, f"{label}, {v}", f"not fitted: {cal[key][v]:.2f} ns; fitted freely as a check on its "
-                  f"{n} differences: {fv:+.2f} ns", "-", f"{cal[key][v]:.2f} ns: dispatch group of the build",
-                  _ratio_note(fv, cal[key][v])])
+    prices = lambda key: ", ".join(f"{v} {ns:.2f} ns" for v, ns in sorted(cal[key].items()) if ns)  # noqa: E731
+    for m in MODES:
+        for term, key, label in PRICED:
+            if not any(abs(column(r, term, cal)) > 1e-9 for r in got["rows"] if r["mode"] == m):
+                continue
+            v = got["free"][m].get(term)
+            lo, hi = got["free_intervals"][m][term]
+            t.append([m, label, f"not fitted: 1x the build's price; fitted freely as a check: {_ns(v, '{:.2f}x')}",
+                      "n/a" if lo is None else f"[{lo:+.2f}x, {hi:+.2f}x]",
+                      f"1x the dispatch group of the build ({prices(key)})", _ratio_note(v, 1.0)])
+            if v is not None and (v > DISAGREE or v < 1 / DISAGREE):
+                held = lo is not None and lo <= 1.0 <= hi
+                far.append(f"- {m}, {label} (fitted freely as a check): {v:.2f}x the dispatch group's price: " +
+                           ("its 95% interval holds 1x, so the data cannot tell them apart" if held
+                            else _why(m, term)) + ".")
     out.append(_table(["mode", "coefficient", "fitted", "95% interval (groups resampled)",
                        "physical counterpart", "fitted / physical"], t))
     if far:
