@@ -351,6 +351,19 @@ class TestCostModel(unittest.TestCase):
         self.assertIn("**met**", text)
         self.assertIn("no component-context timings", text)
 
+    def test_without_the_dispatch_group_it_says_what_it_needs(self):
+        d = run()
+        for name in [n for n in d["results"] if n.startswith("dispatch/")]:
+            del d["results"][name]
+        got, why = model(d)
+        self.assertIsNone(got)
+        self.assertIn("needs the dispatch group", why)
+        d = run()
+        del d["results"]["dispatch/direct_call/variant:srso"]
+        got, _ = model(d)
+        self.assertEqual(got["no_dispatch"], ["srso"])
+        self.assertNotIn("srso", {r["variant"] for r in got["rows"]})
+
     def test_without_counts_it_says_what_it_needs(self):
         d = run()
         d["cachesim"], d["cachesim_all"] = [], []

@@ -437,7 +437,8 @@ def model(data, baseline_of, scenarios):
     no_dispatch = sorted({r["variant"] for r in rows if r["variant"] not in cal["rethunk"]})
     rows = [r for r in rows if r["variant"] in cal["rethunk"]]
     if not rows:
-        return None, "no L1- or L2-sized difference has simulated counts of its build"
+        return None, ("needs the dispatch group (its direct and indirect calls price the control transfers)"
+                      if no_dispatch else "no L1- or L2-sized difference has simulated counts of its build")
     phys = physical(rows, cal)
     coef = fit(rows, cal, phys)
     out = {"dir": data.get("dir"), "cal": cal, "rows": rows, "no_counts": no_counts, "physical": phys,
