@@ -18,7 +18,8 @@ Each row also says from how many of its processes each ratio comes (the
 rest ran in the host's slow state: stats.quiet_processes()).  Last, where A
 and B are folders of the same build (runfolder.same_build()) and A has
 simulated counts (make cachesim), the cost model's held-out figures in both
-runs, B priced with A's counts (lib/costmodel.py).
+runs, B priced with A's counts (runfolder.with_counts_of()), and whether
+both leave the same residual shift in each scenario group (lib/costmodel.py).
 Exit status 0 whether or not they agree (it reports; it does not judge);
 2 on bad input: a folder that is no complete run (its meta.json checked as
 the report checks it), or A and B the same run.
@@ -66,38 +67,35 @@ def procs(p):
 
 def costmodel_lines(path_a, path_b):
     """The cost model's held-out figures in run A and in run B (with A's
-    counts), as Markdown lines; or one line saying why there are none."""
+    counts), and whether both runs leave the same shift in each scenario
+    group, as Markdown lines; or one line saying why there are none."""
     head = "\n## Cost model in both runs\n"
     if not (os.path.isdir(path_a) and os.path.isdir(path_b)):
         return []
     try:
         a = runfolder.load_run(path_a, writes=False)
-        b = runfolder.load_run(path_b, writes=False)
+        b = runfolder.with_counts_of(runfolder.load_run(path_b, writes=False), path_a)
     except (runfolder.InputError, benchmarks.ResultsError) as e:
         return [head, f"Not computed: {e}."]
-    if not a["cachesim_all"]:
-        return [head, "Not computed: A has no simulated counts (make cachesim RUN=A)."]
-    why = runfolder.same_build(a["meta"], b["meta"])
-    if why:
-        return [head, f"Not computed: B is not the same build as A, so A's counts do not price it: {why}."]
-    b["cachesim"], b["cachesim_all"] = a["cachesim"], a["cachesim_all"]
-    rows = []
+    rows, got = [], []
     # B's row opens with costmodel.REPRO_ROW, by which the report finds it again
     for start, data in (("| A | ", a), (costmodel.REPRO_ROW, b)):
-        got, why = costmodel.model(data, runfolder.baseline_of, benchmarks.lookup_scenarios(data["results"]))
-        if got is None:
+        g, why = costmodel.model(data, runfolder.baseline_of, benchmarks.lookup_scenarios(data["results"]),
+                                 bootstrap=False)
+        if g is None:
             return [head, f"Not computed for {'A' if data is a else 'B'}: {why}."]
-        sums = [got["folds"][label]["summary"] for label, _ in costmodel.FOLDS]
-        cells = [f"{s['held']} of {s['n']} ({s['share'] * 100:.0f}%), {s['median_abs']:.2f} ns" for s in sums]
-        rows.append(start + " | ".join(cells) + " |")
+        sums = [g["folds"][label]["summary"] for label, _ in costmodel.FOLDS]
+        rows.append(start + " | ".join(costmodel.held_cell(s) for s in sums) + " |")
+        got.append(g)
     return [head, "Each difference predicted by the fit that did not see its scenario group, strategy or size "
             "class (docs/method.md#the-cost-model): the share within max(one cycle, 10%) or the CI, and "
             "the median absolute error in ns.\n",
             "| run | scenario group held out | strategy held out | size class held out |", "|---|---|---|---|",
-            *rows]
+            *rows, "", costmodel.shift_line(got[0]["shared"]["offsets"], got[1]["shared"]["offsets"])]
 
 
-def main():
+def arguments():
+    """The command line, checked: exit status 2 on a bad one."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("a")
     ap.add_argument("b")
@@ -106,70 +104,70 @@ def main():
     ap.add_argument("--out", help="also write the table to this Markdown file")
     args = ap.parse_args()
     if not args.tolerance > 0:
-        print(f"repro: --tolerance {args.tolerance:g}: give a percentage above 0", file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"repro: --tolerance {args.tolerance:g}: give a percentage above 0")
     if os.path.exists(args.a) and os.path.exists(args.b) and os.path.samefile(args.a, args.b):
-        print(f"repro: A={args.a} and B={args.b} are the same run: give two different runs",
-              file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"repro: A={args.a} and B={args.b} are the same run: give two different runs")
     try:
-        match = re.compile(args.match)
-        a, b = load(args.a), load(args.b)
+        args.match = re.compile(args.match)
     except re.error as e:
-        print(f"repro: --match {args.match!r}: {e}", file=sys.stderr)
-        sys.exit(2)
-    except benchmarks.ResultsError as e:
-        print(f"repro: {e}", file=sys.stderr)
-        sys.exit(2)
-    tol = args.tolerance / 100
-    lines = [f"# Reproducibility: {args.a} against {args.b}\n",
-             "Paired ratio to the baseline (median of per-round ratios) in each run, with its 95% "
-             "bootstrap interval (processes, then rounds, resampled), and the difference B/A - 1. "
-             f"Agreement: within {args.tolerance:g}%. A ratio is *wide* where an interval reaches "
-             f"further than {args.tolerance:g}% from it: that run could not pin it down to the "
-             "tolerance by itself (marked on the ratios that do not agree). *Processes*: how many "
-             "of the processes that measured the scenario the ratio comes from; the others ran in "
-             f"the host's slow state (a level more than {stats.QUIET_SLACK:g}x the quietest "
-             "process's) and are set aside.\n"] + HEADER
-    misses = []
-    total = 0
-    worst = 0.0
-    pinned = []                  # (|B/A - 1|) of the ratios both runs call pinned
+        plumbing.die(f"repro: --match {args.match!r}: {e}")
+    return args
+
+
+def compare(a, b, match, tol):
+    """Every ratio both runs have, for scenarios @match finds: (table rows,
+    [(wide, row)] of those not within @tol, the largest |B/A - 1|, and
+    [|B/A - 1|] of those both runs pinned)."""
+    rows, misses, worst, pinned = [], [], 0.0, []
     for sc in sorted(set(a) & set(b)):
         if not match.search(sc):
             continue
-        base_a, rows_a = a[sc]
-        base_b, rows_b = b[sc]
+        (_, rows_a), (_, rows_b) = a[sc], b[sc]
         for s in sorted(set(rows_a) & set(rows_b)):
             pa, pb = rows_a[s]["paired"], rows_b[s]["paired"]
             if not pa or not pb:
                 continue
             d = pb["ratio"] / pa["ratio"] - 1
             wide = width(pa) > tol or width(pb) > tol
-            total += 1
             worst = max(worst, abs(d))
-            ok = abs(d) <= tol
             if stats.pinned(pa) and stats.pinned(pb):
                 pinned.append(abs(d))
-            verdict = "yes" if ok else ("no (wide)" if wide else "no")
-            row = (f"| {sc} | {s} | {cell(pa)} | {cell(pb)} | {d * 100:+.1f}% | {verdict} | "
-                   f"{procs(pa)}, {procs(pb)} |")
-            lines.append(row)
-            if not ok:
-                misses.append((wide, row))
-    if not total:
-        print(f"repro: no scenario matching {args.match!r} with paired rounds in both runs", file=sys.stderr)
-        sys.exit(2)
+            verdict = "yes" if abs(d) <= tol else ("no (wide)" if wide else "no")
+            rows.append(f"| {sc} | {s} | {cell(pa)} | {cell(pb)} | {d * 100:+.1f}% | {verdict} | "
+                        f"{procs(pa)}, {procs(pb)} |")
+            if abs(d) > tol:
+                misses.append((wide, rows[-1]))
+    return rows, misses, worst, pinned
+
+
+def main():
+    args = arguments()
+    try:
+        a, b = load(args.a), load(args.b)
+    except benchmarks.ResultsError as e:
+        plumbing.die(f"repro: {e}")
+    tol, pct = args.tolerance / 100, f"{args.tolerance:g}%"
+    rows, misses, worst, pinned = compare(a, b, args.match, tol)
+    if not rows:
+        plumbing.die(f"repro: no scenario matching {args.match.pattern!r} with paired rounds in both runs")
+    lines = [f"# Reproducibility: {args.a} against {args.b}\n",
+             "Paired ratio to the baseline (median of per-round ratios) in each run, with its 95% "
+             "bootstrap interval (processes, then rounds, resampled), and the difference B/A - 1. "
+             f"Agreement: within {pct}. A ratio is *wide* where an interval reaches "
+             f"further than {pct} from it: that run could not pin it down to the "
+             "tolerance by itself (marked on the ratios that do not agree). *Processes*: how many "
+             "of the processes that measured the scenario the ratio comes from; the others ran in "
+             f"the host's slow state (a level more than {stats.QUIET_SLACK:g}x the quietest "
+             "process's) and are set aside.\n", *HEADER, *rows]
     if misses:
-        lines += [f"\n## Not within {args.tolerance:g}%\n"] + HEADER + [row for _, row in misses]
-    n_wide = sum(wide for wide, _ in misses)
-    lines.append(f"\n{total - len(misses)} of {total} ratios agree within {args.tolerance:g}%; "
+        lines += [f"\n## Not within {pct}\n", *HEADER, *(row for _, row in misses)]
+    lines.append(f"\n{len(rows) - len(misses)} of {len(rows)} ratios agree within {pct}; "
                  f"the largest difference is {worst * 100:.1f}%. Of the {len(misses)} that do not, "
-                 f"{n_wide} are wide in at least one run.")
+                 f"{sum(wide for wide, _ in misses)} are wide in at least one run.")
     if pinned:
         lines.append(f"Of the {len(pinned)} ratios both runs call pinned (95% interval within "
                      f"+-{stats.PIN_PCT:g}%), {sum(x <= tol for x in pinned)} agree within "
-                     f"{args.tolerance:g}% (largest {max(pinned) * 100:.1f}%); {total - len(pinned)} "
+                     f"{pct} (largest {max(pinned) * 100:.1f}%); {len(rows) - len(pinned)} "
                      "are not pinned in at least one run.")
     lines += costmodel_lines(args.a, args.b)
     text = "\n".join(lines) + "\n"

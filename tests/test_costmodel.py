@@ -253,6 +253,22 @@ class TestCostModel(unittest.TestCase):
                         "7 of 9 (78%), 0.25 ns | 6 of 9 (67%), 0.30 ns | 5 of 9 (56%), 0.40 ns |\n")
             text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
             self.assertIn("scenario group held out 7 of 9 (78%), 0.25 ns; strategy held out 6 of 9", text)
+            self.assertNotIn("Against the second run", text)
+            with open(os.path.join(tmp, "repro.md"), "a") as f:
+                f.write(costmodel.shift_line({"g1": 0.5, "g2": -0.5}, {"g1": 0.45, "g2": -0.5}) + "\n")
+            text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+            self.assertIn("Against the second run (this run is A, that one B): the median held-out", text)
+
+    def test_the_shift_of_a_group_is_compared_between_runs(self):
+        a = {"g1": 0.5, "g2": -0.5, "g3": 0.0}
+        same = costmodel.shift_line(a, {"g1": 0.45, "g2": -0.5, "g3": 0.1, "g4": 3.0})
+        self.assertIn("each of the 3 scenario groups", same)           # g4: not in A
+        self.assertIn("runs from -0.50 to +0.50 ns in A", same)
+        self.assertIn("within 0.05 ns of A's at the median and 0.10 ns at most", same)
+        self.assertIn("comes with the build and the scenario", same)
+        moved = costmodel.shift_line(a, {"g1": -0.5, "g2": 0.5, "g3": 0.0})
+        self.assertIn("1.00 ns at most: the shift moves between the runs", moved)
+        self.assertIn("no scenario group in common", costmodel.shift_line(a, {"x": 1.0}))
 
     def test_counts_from_another_run_only_of_the_same_build(self):
         a = {"git": {"commit": "abc", "dirty": False}, "cc": {"version": "gcc 12"}}

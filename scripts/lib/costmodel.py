@@ -411,12 +411,12 @@ def count_bound(rows):
     return summary(pairs)
 
 
-def shared_offsets(rows, cal, fallback):
-    """A diagnosis, not a prediction: the held-out residuals (by scenario
-    group) less the median residual of their own group, i.e. less what every
-    difference of a group shares, as a shift of its baseline would give.
-    {"offsets": {group: ns}, "summary": summary() of the shifted predictions}."""
-    pairs = cross_validate(rows, cal, "group", fallback)
+def shared_offsets(pairs):
+    """A diagnosis, not a prediction: the held-out residuals of @pairs
+    (cross_validate() by scenario group) less the median residual of their
+    own group, i.e. less what every difference of a group shares, as a shift
+    of its baseline would give.  {"offsets": {group: ns}, "summary":
+    summary() of the shifted predictions}."""
     res = {}
     for r, p in pairs:
         res.setdefault(r["group"], []).append(r["measured"] - p)
@@ -424,8 +424,9 @@ def shared_offsets(rows, cal, fallback):
     return {"offsets": off, "summary": summary([(r, p + off[r["group"]]) for r, p in pairs])}
 
 
-def model(data, baseline_of, scenarios):
-    """Everything the section prints, or (None, why)."""
+def model(data, baseline_of, scenarios, bootstrap=True):
+    """Everything the section prints, or (None, why); without @bootstrap,
+    no coefficient intervals (the validation only, as repro.py reads it)."""
     if not (data.get("cachesim") or data.get("cachesim_all")):
         return None, "needs make cachesim (its counts are the model's input)"
     cal = calibration(data["results"], data["meta"])
@@ -442,15 +443,17 @@ def model(data, baseline_of, scenarios):
     phys = physical(rows, cal)
     coef = fit(rows, cal, phys)
     out = {"dir": data.get("dir"), "cal": cal, "rows": rows, "no_counts": no_counts, "physical": phys,
-           "coef": coef,
-           "intervals": intervals(rows, cal, phys),
-           "no_dispatch": no_dispatch, "shared": shared_offsets(rows, cal, phys), "bound": count_bound(rows),
-           "free": fit(rows, cal, phys, FREE), "free_intervals": intervals(rows, cal, phys, FREE),
+           "coef": coef, "no_dispatch": no_dispatch, "bound": count_bound(rows),
+           "free": fit(rows, cal, phys, FREE),
            "physical_only": summary([(r, predict(phys, cal, r)) for r in rows]),
            "in_sample": summary([(r, predict(coef, cal, r)) for r in rows]), "folds": {}}
     for label, key in FOLDS:
         pairs = cross_validate(rows, cal, key, phys)
         out["folds"][label] = {"pairs": pairs, "summary": summary(pairs)}
+    out["shared"] = shared_offsets(out["folds"]["scenario group"]["pairs"])
+    if bootstrap:
+        out["intervals"] = intervals(rows, cal, phys)
+        out["free_intervals"] = intervals(rows, cal, phys, FREE)
     return out, None
 
 
@@ -591,7 +594,8 @@ def _held_out(got):
     out.append(f"Target (issue: at least 80% within, median absolute error below 0.3 ns, held out by "
                f"scenario group): **{'met' if ok else 'not met'}** ({s['share'] * 100:.0f}%, "
                f"{s['median_abs']:.2f} ns).\n")
-    out += _second_run(got)
+    second, shift = _second_run(got)
+    out += second
     sh = got["shared"]
     offs = sorted(sh["offsets"].values())
     out.append(f"What is left is largely shared within a scenario group: the median held-out residual of "
@@ -601,6 +605,7 @@ def _held_out(got):
                f"not a prediction, {_sfmt(sh['summary'])[0]} would hold (median abs error "
                f"{sh['summary']['median_abs']:.2f} ns): no count differs between a group's strategies "
                "the way that shift does.\n")
+    out += shift
     b = got["bound"]
     out.append(f"Even fitted to the answers, these counts go only so far: every count ({', '.join(BOUND_COUNTS)}) "
                f"and an intercept, fitted by least squares per mode and build to the very differences it is "
@@ -612,22 +617,52 @@ def _held_out(got):
 
 
 REPRO_ROW = "| B, A's counts | "
+REPRO_SHIFT = "Shift per scenario group in both runs: "
+
+
+def held_cell(s):
+    """A summary() as repro.md's cells and the report's quote give it."""
+    return f"{s['held']} of {s['n']} ({s['share'] * 100:.0f}%), {s['median_abs']:.2f} ns"
+
+
+def shift_line(off_a, off_b):
+    """Whether runs A and B leave the same shift in each scenario group
+    (shared_offsets() of each, B priced with A's counts): one line,
+    opening with REPRO_SHIFT, by which the report finds it again."""
+    common = sorted(set(off_a) & set(off_b))
+    if not common:
+        return REPRO_SHIFT + "no scenario group in common."
+    gaps = [abs(off_b[g] - off_a[g]) for g in common]
+    lo, hi = min(off_a[g] for g in common), max(off_a[g] for g in common)
+    same = max(gaps) < 0.25 * (hi - lo)
+    return (f"{REPRO_SHIFT}the median held-out residual of each of the {len(common)} scenario groups, "
+            f"which every difference of the group shares, runs from {lo:+.2f} to {hi:+.2f} ns in A; in B each "
+            f"group's is within {statistics.median(gaps):.2f} ns of A's at the median and {max(gaps):.2f} ns at "
+            "most" + (", under a quarter of that spread: the shift comes with the build and the scenario, "
+                      "not with the run." if same else ": the shift moves between the runs."))
 
 
 def _second_run(got):
     """The same validation on the second run beside this one, as repro.py
-    wrote it into the folder's repro.md (B priced with this run's counts)."""
+    wrote it into the folder's repro.md (B priced with this run's counts),
+    and whether it leaves the same shift in each scenario group: two lists
+    of lines."""
     path = os.path.join(got.get("dir") or "", "repro.md")
     try:
         with open(path, encoding="utf-8") as f:
-            row = next((ln for ln in f if ln.startswith(REPRO_ROW)), None)
+            lines = f.read().splitlines()
     except OSError:
-        return []
+        return [], []
+    row = next((ln for ln in lines if ln.startswith(REPRO_ROW)), None)
+    shift = next((ln for ln in lines if ln.startswith(REPRO_SHIFT)), None)
     cells = [c.strip() for c in row.strip().strip("|").split("|")][1:] if row else []
     if len(cells) != len(FOLDS):
-        return []
-    return ["The second run beside this one ([repro.md](repro.md#cost-model-in-both-runs)), priced with this "
-            "run's counts: " + "; ".join(f"{label} held out {c}" for (label, _), c in zip(FOLDS, cells)) + ".\n"]
+        return [], []
+    out = ["The second run beside this one ([repro.md](repro.md#cost-model-in-both-runs)), priced with this "
+           "run's counts: " + "; ".join(f"{label} held out {c}" for (label, _), c in zip(FOLDS, cells)) + ".\n"]
+    # placed after the reading of that shift
+    said = [f"Against the second run (this run is A, that one B): {shift[len(REPRO_SHIFT):]}\n"] if shift else []
+    return out, said
 
 
 def _coefficients(got):

@@ -310,6 +310,12 @@ def _stop_on_signal(signum, frame):
     raise KeyboardInterrupt
 
 
+def die(message):
+    """Refuse bad input: @message on stderr, exit status 2."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
 def run_main(main, *args):
     """Run a script's main(): Ctrl-C, SIGTERM or SIGHUP end it with 130
     (and write_atomic() writes nothing after), a closed pipe with 1, a

@@ -398,3 +398,17 @@ def same_build(a, b, sources=same_sources):
         if a.get(k) != b.get(k):
             return f"their {k} differ"
     return None
+
+
+def with_counts_of(data, path):
+    """@data (load_run()) priced with the simulated counts of run @path, a
+    run of the same build (same_build()): counts belong to a build, so a
+    second run of it needs no simulation of its own.  InputError says why
+    they cannot be borrowed."""
+    other = load_run(path, writes=False)
+    if not other["cachesim_all"]:
+        raise InputError(f"{path}: no cachesim.csv there (make cachesim RUN={path})")
+    why = same_build(data["meta"], other["meta"])
+    if why:
+        raise InputError(f"{path}: not the same build as {data['dir']}, so its counts do not price it: {why}")
+    return {**data, "cachesim": other["cachesim"], "cachesim_all": other["cachesim_all"]}
