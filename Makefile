@@ -42,6 +42,7 @@ OB_COMMIT	:= $(or $(shell git describe --always --dirty --abbrev=12 2>/dev/null)
 #              -fno-strict-aliasing -fno-common; on x86-64 -mno-red-zone,
 #              -fno-pie, no frame pointers (ORC) and ftrace's entry NOP
 #              (KERNEL_FLAGS_x86_64 below); arm64 keeps frame pointers
+#              and runs ftrace's two entry NOPs
 #   retpoline  kernel, and every indirect call and jump through this
 #              project's own thunks (src/arch/x86_64/retpoline.S), with
 #              OB_RETPOLINE (CONFIG_MITIGATION_RETPOLINE): only here does
@@ -87,9 +88,12 @@ endif
 # add -fno-omit-frame-pointer -fno-optimize-sibling-calls), not
 # position-independent (-fno-PIE), no red zone, and ftrace's 5-byte NOP at
 # every function's entry (KERNEL_ENTRY_NOP).  arm64 kernels keep frame
-# pointers (their unwinder walks the frame records).
+# pointers (their unwinder walks the frame records), and ftrace's entry is
+# two NOPs at every function (after "bti c" where there is one): 6.1's
+# -fpatchable-function-entry=2; 6.12's DYNAMIC_FTRACE_WITH_CALL_OPS gives
+# =4,2, the same two run at the entry and two before it that are never run.
 KERNEL_FLAGS_x86_64 = -fno-strict-aliasing -fno-common -mno-red-zone -fno-pie $(call kernel_entry_nop,$(1))
-KERNEL_FLAGS_arm64 = -fno-strict-aliasing -fno-common -fno-omit-frame-pointer
+KERNEL_FLAGS_arm64 = -fno-strict-aliasing -fno-common -fno-omit-frame-pointer -fpatchable-function-entry=2
 # ftrace's entry NOP, the one instruction the kernel runs at each function's
 # entry once ftrace has turned its "call __fentry__" into a 5-byte NOP.
 # gcc: -pg -mfentry -mnop-mcount emits that NOP ("nopl 0x0(%rax,%rax,1)"),

@@ -64,6 +64,11 @@ if [[ ${VARIANT:-plain} == bti-pac ]]; then
 	check "bti-pac: saved return addresses are signed and authenticated" \
 		bash -c "(( \$($objdump -d ${objs[*]} | grep -c paciasp) > 0 )) &&
 			(( \$($objdump -d ${objs[*]} | grep -cE 'autiasp|retaa') >= \$($objdump -d ${objs[*]} | grep -c paciasp) ))"
+	# The kernel's flags (VARIANT_kernel): ftrace's two entry NOPs, after the landing pad.
+	check "bti-pac: every function starts with ftrace's two entry NOPs (after bti c)" \
+		bash -c "[[ \$($objdump -d --no-show-raw-insn ${objs[*]} |
+			   awk '/^[0-9a-f]+ <.*>:\$/ { f++; getline a; if (a ~ /bti/) getline a; getline b
+			        if (a ~ /\tnop/ && b ~ /\tnop/) n++ } END { print (f > 0 && n == f) ? \"ok\" : f \" \" n }') == ok ]]"
 	check "bti-pac: PAC is live under qemu -cpu max (not skipped)" \
 		bash -c "$qemu -cpu max $build/tests/test_pac 2>&1 | grep -q 'PASSED  \] 2 test'"
 fi
