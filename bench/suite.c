@@ -347,7 +347,6 @@ static const struct flag {
 	{ { "list-groups",   no_argument,	NULL, 'G' }, NULL,    "print the groups with a matching benchmark, one a line" },
 	{ { "list",	     no_argument,	NULL, 'l' }, NULL,    "print the matching benchmarks of the selected groups" },
 	{ { "list-profiles", no_argument,	NULL, 'L' }, NULL,    "print what each profile runs, as a table, and exit" },
-	{ { "print-passes",  no_argument,	NULL, 'n' }, NULL,    "print the profile's blocks per lookup group, at most (make bench's default PASSES), and exit" },
 	{ { "print-schedule", no_argument,	NULL, 'S' }, NULL,    "print make bench's schedule of the profile, 'BLOCKS MIN_BLOCKS TARGET_PCT BUDGET_S', and exit" },
 	{ { "variant-build", no_argument,	NULL, 'V' }, NULL,    "only the profile's groups that make bench runs in builds other than plain" },
 	{ { "scenario",	     required_argument, NULL, 's' }, "NAME",  "the lookup groups are this named scenario alone (see opsbench-run --list)" },
@@ -420,7 +419,7 @@ static void usage(void)
 	       "                      [--scenario NAME] [--rounds N] [--sample-ms MS] [--sub-sample-us US] [--pass K/N]\n"
 	       "                      [--benchmark_* flags of Google Benchmark]\n"
 	       "       opsbench-suite --list-profiles\n"
-	       "       opsbench-suite [--profile P] (--print-passes | --print-schedule)\n\n"
+	       "       opsbench-suite [--profile P] --print-schedule\n\n"
 	       "Runs one group of opsbench benchmarks, interleaved, through Google Benchmark.\n"
 	       "The profile (%s) sets the groups, the Google Benchmark repetitions\n"
 	       "and min_time of the calib and dispatch groups (random interleaving; flags\n"
@@ -596,7 +595,7 @@ static void run_benchmarks(void *arg)
 /* What the command line asks for, besides @cfg. */
 struct args {
 	const char *group, *spec;
-	bool list, list_groups, list_profiles, print_passes, print_schedule;
+	bool list, list_groups, list_profiles, print_schedule;
 	int pin;		/* -1: the highest allowed CPU; -2: none */
 	unsigned int rounds;	/* 0: the profile's */
 	double sample_ms;	/* 0: the profile's */
@@ -658,7 +657,6 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 		case 'f': a->spec = optarg; break;
 		case 'G': a->list_groups = true; break;
 		case 'L': a->list_profiles = true; break;
-		case 'n': a->print_passes = true; break;
 		case 'S': a->print_schedule = true; break;
 		case 'V': cfg->variant_build = true; break;
 		case 'c':
@@ -693,7 +691,11 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 			fprintf(stderr, "opsbench-suite: %s needs a value (see --help)\n", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
-			/* Not ours: Google Benchmark's, or unknown (ob_gb_init says). */
+			/* Not ours: Google Benchmark's (ob_gb_init checks them), or unknown. */
+			if (strncmp(argv[optind - 1], "--benchmark_", 12) && strncmp(argv[optind - 1], "--v", 3)) {
+				fprintf(stderr, "opsbench-suite: unknown argument '%s' (see --help)\n", argv[optind - 1]);
+				return EXIT_USAGE;
+			}
 			a->gb_flags[a->n_gb_flags++] = argv[optind - 1];
 			break;
 		}
@@ -877,19 +879,15 @@ int main(int argc, char **argv)
 	if ((ret = parse_args(argc, argv, &cfg, &a)) >= 0)
 		return ret;
 	ob_read_caches(&cfg.caches, "");
-	if ((a.list_profiles || a.print_passes || a.print_schedule || a.list_groups || a.list) &&
+	if ((a.list_profiles || a.print_schedule || a.list_groups || a.list) &&
 	    (a.n_gb_flags || a.rest < argc)) {
-		fprintf(stderr, "opsbench-suite: %s: not with --list, --list-groups, --list-profiles or --print-passes "
+		fprintf(stderr, "opsbench-suite: %s: not with --list, --list-groups, --list-profiles or --print-schedule "
 			"(Google Benchmark's flags apply to a run; --filter narrows a list)\n",
 			a.n_gb_flags ? a.gb_flags[0] : argv[a.rest]);
 		return EXIT_USAGE;
 	}
 	if (a.list_profiles) {
 		list_profiles(&cfg);
-		return 0;
-	}
-	if (a.print_passes) {
-		printf("%u\n", profiles[cfg.profile].passes);
 		return 0;
 	}
 	if (a.print_schedule) {

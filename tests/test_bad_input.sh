@@ -130,6 +130,7 @@ cases=$(cat <<'TABLE'
 2|--benchmark_filter=calib: not with --list|$suite --benchmark_filter=calib --list-groups
 2|extra: not with --list|$suite --list-profiles extra
 2|say which --group to run|$suite
+2|unknown argument '--no-such-flag'|$suite --no-such-flag
 2|--filter '(': |$suite --list --filter '('
 2|no benchmark of group 'calib' matches the filter|$suite --group calib --filter zzz
 2|PROFILE='fast': expected quick, standard or full|SUITE=$suite PROFILE=fast scripts/bench.sh
