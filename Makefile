@@ -126,7 +126,15 @@ endif
 VARIANT_CFLAGS	:= $(VARIANT_$(VARIANT)) -DOB_VARIANT='"$(VARIANT)"'
 # Executables of the x86-64 kernel-based builds are not position-independent.
 VARIANT_LDFLAGS	:= $(if $(filter-out plain,$(VARIANT)),$(if $(filter x86_64,$(ARCH)),-no-pie))
-BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))$(if $(filter-out plain,$(VARIANT)),-$(VARIANT))
+# LINK_ORDER=reverse links the library's objects in the other order: the same
+# machine code at other addresses, each tree of its own, to see whether a
+# result moves with the layout (docs/method.md#the-layout).
+LINK_ORDER	?=
+ifneq ($(filter-out reverse,$(LINK_ORDER)),)
+$(error LINK_ORDER=$(LINK_ORDER): expected reverse, or nothing for the usual order)
+endif
+reverse_words	= $(if $(1),$(call reverse_words,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))$(if $(filter-out plain,$(VARIANT)),-$(VARIANT))$(if $(LINK_ORDER),-$(LINK_ORDER))
 ASAN_BUILD	?= $(BUILD)-asan
 
 # V=1 shows every command; by default one short line per step, kernel-style.
@@ -223,7 +231,7 @@ $(1)/bin/opsbench-suite: $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src
 $(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
 	@rm -f $$@
 	@$$(if $$(Q),echo "  AR      $$@")
-	$$(Q)$$(AR) rcs $$@ $$^
+	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$(call reverse_words,$$^),$$^)
 
 $(1)/tests/%: $(1)/obj/tests/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
@@ -310,7 +318,7 @@ BENCH_VARIANTS_full := $(filter-out plain $(if $(KCFI_CC),,kcfi) $(if $(filter c
 			 $(VARIANTS_$(ARCH)))
 BENCH_VARIANTS	:= $(if $(filter plain,$(VARIANT)),$(BENCH_VARIANTS_$(PROFILE)))
 bench_cc	= $(if $(filter kcfi,$(1)),$(KCFI_CC),$(CCNAME))
-bench_suite	= build/$(ARCH)-$(subst $(CROSS),,$(call bench_cc,$(1)))-$(1)/bin/opsbench-suite
+bench_suite	= build/$(ARCH)-$(subst $(CROSS),,$(call bench_cc,$(1)))-$(1)$(if $(LINK_ORDER),-$(LINK_ORDER))/bin/opsbench-suite
 flags_env	= OB_FLAGS_$(subst -,_,$(1))='$(VARIANT_$(1))' OB_CC_$(subst -,_,$(1))='$(call bench_cc,$(1))'
 
 # The dependency step first, then a new make: one that sees what it installed.
@@ -324,7 +332,7 @@ bench-run:
 		$(MAKE) --no-print-directory VARIANT=$$v $$cc suite || exit; \
 	done
 	@exec env SUITE=$(SUITE) DRIVER=$(BUILD)/bin/opsbench-run VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
-	 OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' \
+	 OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' OB_LINK_ORDER='$(LINK_ORDER)' \
 	 OB_VARIANTS='plain $(BENCH_VARIANTS)' $(foreach v,$(BENCH_VARIANTS),$(call flags_env,$(v))) \
 	 OB_HOST_BUILD='$(BENCH_VARIANTS_$(PROFILE))' OB_HOST_BUILD_WHY='$(subst ','"'"',$(HOST_BUILD_WHY))' \
 	 scripts/bench.sh
@@ -548,6 +556,7 @@ help: ## list the targets and the variables they take
 	@echo "           VARIANT=plain|kernel|retpoline|rethunk|srso|ibt|kcfi|bti-pac (code generation; each its own build tree)"
 	@echo "           PROFILE=quick|standard|full  FILTER=regex  PASSES=N BUDGET=S (make bench: most blocks per lookup group, seconds for the lookup groups; default: the profile's)"
 	@echo "           BENCH_BUILD=variant|none (make bench: the build besides plain; default: the one that matches this kernel's mitigations)"
+	@echo "           LINK_ORDER=reverse (the library's objects linked in the other order, a tree of its own: does a result move with the layout?)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"
 	@echo
 	@if [ -x $(SUITE) ]; then echo "profiles (make bench PROFILE=..., from $(SUITE) --list-profiles):"; $(SUITE) --list-profiles; \

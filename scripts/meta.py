@@ -190,6 +190,8 @@ def describe(args):
         "cc": compiler("OB_CC", "gcc"),
         "cxx": compiler("OB_CXX", "g++"),
         "cflags": os.environ.get("OB_CFLAGS"),
+        # make bench LINK_ORDER=reverse: the library's objects linked in the other order
+        "link_order": os.environ.get("OB_LINK_ORDER") or "usual",
         # Code-generation variants measured, and what each adds to cflags.
         "variants": variants,
         "variant_flags": {v: os.environ.get("OB_FLAGS_" + v.replace("-", "_"), "") for v in variants},

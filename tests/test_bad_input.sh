@@ -138,6 +138,7 @@ cases=$(cat <<'TABLE'
 2|PASSES='two': expected a whole number, 1..64|SUITE=$suite PASSES=two scripts/bench.sh
 2|BUDGET='5m': expected a whole number of seconds|SUITE=$suite BUDGET=5m scripts/bench.sh
 2|BENCH_BUILD=fast: expected none or one of|make --no-print-directory bench BENCH_BUILD=fast
+2|LINK_ORDER=sideways: expected reverse|make --no-print-directory bench LINK_ORDER=sideways
 2|--pass 4/4: more slices than the 3 rounds|SUITE=$suite PROFILE=smoke PASSES=4 scripts/bench.sh
 2|--pass '1/2/3': expected K/N|$suite --pass 1/2/3 --list-groups
 2|--pass '100/100': expected K/N with 1 <= K <= N <= 64|$suite --pass 100/100 --list-groups

@@ -61,7 +61,7 @@ def read_csv(path, columns):
 META_TYPES = {"date": str, "host": str, "arch": str, "kernel": str, "os": str, "cpu_model": str,
               "cpus_online": int, "caches": list, "hypervisor": str, "governor": str, "boost": str,
               "transparent_hugepage": str, "perf_event_paranoid": str, "cc": dict, "cxx": dict,
-              "cflags": str, "variants": list, "variant_flags": dict, "cpu": dict,
+              "cflags": str, "link_order": str, "variants": list, "variant_flags": dict, "cpu": dict,
               "vulnerabilities": dict, "git": dict, "profile": str, "filter": str, "command": str,
               "elapsed_s": (int, float)}
 

@@ -23,6 +23,7 @@ def machine_section(meta):
             ("C compiler", (meta.get("cc") or {}).get("version")),
             ("C++ compiler", (meta.get("cxx") or {}).get("version")),
             ("flags", meta.get("cflags")),
+            ("link order (LINK_ORDER)", meta.get("link_order") or "usual"),
             ("git commit", f"{(meta.get('git') or {}).get('commit')}"
                            f"{' (dirty tree)' if (meta.get('git') or {}).get('dirty') else ''}"),
             ("profile / command", f"{meta.get('profile')} / `{meta.get('command')}`"),
