@@ -126,9 +126,9 @@ endif
 VARIANT_CFLAGS	:= $(VARIANT_$(VARIANT)) -DOB_VARIANT='"$(VARIANT)"'
 # Executables of the x86-64 kernel-based builds are not position-independent.
 VARIANT_LDFLAGS	:= $(if $(filter-out plain,$(VARIANT)),$(if $(filter x86_64,$(ARCH)),-no-pie))
-# LINK_ORDER=reverse links the library's objects in the other order: the same
-# machine code at other addresses, each tree of its own, to see whether a
-# result moves with the layout (docs/method.md#the-layout).
+# LINK_ORDER=reverse links the library's objects, and the suite's, in the
+# other order: the same machine code at other addresses, each tree of its
+# own, to see whether a result moves with the layout (docs/method.md#the-layout).
 LINK_ORDER	?=
 ifneq ($(filter-out reverse,$(LINK_ORDER)),)
 $(error LINK_ORDER=$(LINK_ORDER): expected reverse, or nothing for the usual order)
@@ -191,6 +191,10 @@ $(1)/gen/flags: FORCE
 # The measured code's alignment (ALIGN_MEASURED, above).
 $(1)/obj/src/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
 $(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
+# The suite's harness, which calls the measured code and times it: its
+# functions start on a cache line too, so that a change elsewhere in the
+# suite does not move them within their lines (docs/method.md#the-layout).
+$(1)/obj/bench/%.o: CFLAGS_COMMON += -falign-functions=64
 
 $(1)/obj/%.o: %.c $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
@@ -226,7 +230,8 @@ endif
 $(1)/bin/opsbench-suite: $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$^ -o $$@ -lbenchmark -lpthread -lm
+	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$(if $$(LINK_ORDER),$$(call reverse_words,$$(filter %.o,$$^)) \
+		$$(filter-out %.o,$$^),$$^) -o $$@ -lbenchmark -lpthread -lm
 
 $(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
 	@rm -f $$@

@@ -257,7 +257,16 @@ class TestCostModel(unittest.TestCase):
             with open(os.path.join(tmp, "repro.md"), "a") as f:
                 f.write(costmodel.shift_line({"g1": 0.5, "g2": -0.5}, {"g1": 0.45, "g2": -0.5}) + "\n")
             text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
-            self.assertIn("Against the second run (this run is A, that one B): the median held-out", text)
+            self.assertIn("Against the second run beside this one (this run is A, that one B): the median held-out",
+                          text)
+            # the run of the same build linked in the other order, from layout.md
+            self.assertNotIn("linked in the other order", text)
+            with open(os.path.join(tmp, "layout.md"), "w") as f:
+                f.write(costmodel.REPRO_ROW + "3 of 9 (33%), 0.50 ns | 2 of 9 (22%), 0.60 ns | "
+                        "1 of 9 (11%), 0.70 ns |\n")
+            text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+            self.assertIn("linked in the other order (LINK_ORDER=reverse) ([layout.md](layout.md#cost-model-in-"
+                          "both-runs)), priced with this run's counts: scenario group held out 3 of 9 (33%)", text)
 
     def test_the_shift_of_a_group_is_compared_between_runs(self):
         a = {"g1": 0.5, "g2": -0.5, "g3": 0.0}

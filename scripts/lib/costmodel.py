@@ -642,26 +642,34 @@ def shift_line(off_a, off_b):
                       "not with the run." if same else ": the shift moves between the runs."))
 
 
+# The runs beside this one that repro.py compared it with, in the folder:
+# (file, what that run is).  layout.md: docs/method.md#the-layout.
+BESIDE = (("repro.md", "The second run beside this one"),
+          ("layout.md", "A run of the same build linked in the other order (LINK_ORDER=reverse)"))
+
+
 def _second_run(got):
-    """The same validation on the second run beside this one, as repro.py
-    wrote it into the folder's repro.md (B priced with this run's counts),
-    and whether it leaves the same shift in each scenario group: two lists
-    of lines."""
-    path = os.path.join(got.get("dir") or "", "repro.md")
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return [], []
-    row = next((ln for ln in lines if ln.startswith(REPRO_ROW)), None)
-    shift = next((ln for ln in lines if ln.startswith(REPRO_SHIFT)), None)
-    cells = [c.strip() for c in row.strip().strip("|").split("|")][1:] if row else []
-    if len(cells) != len(FOLDS):
-        return [], []
-    out = ["The second run beside this one ([repro.md](repro.md#cost-model-in-both-runs)), priced with this "
-           "run's counts: " + "; ".join(f"{label} held out {c}" for (label, _), c in zip(FOLDS, cells)) + ".\n"]
-    # placed after the reading of that shift
-    said = [f"Against the second run (this run is A, that one B): {shift[len(REPRO_SHIFT):]}\n"] if shift else []
+    """The same validation on the runs beside this one (BESIDE), as
+    repro.py wrote it into the folder's repro.md and layout.md (B priced
+    with this run's counts), and whether each leaves the same shift in each
+    scenario group: two lists of lines."""
+    out, said = [], []
+    for name, what in BESIDE:
+        try:
+            with open(os.path.join(got.get("dir") or "", name), encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            continue
+        row = next((ln for ln in lines if ln.startswith(REPRO_ROW)), None)
+        shift = next((ln for ln in lines if ln.startswith(REPRO_SHIFT)), None)
+        cells = [c.strip() for c in row.strip().strip("|").split("|")][1:] if row else []
+        if len(cells) != len(FOLDS):
+            continue
+        out.append(f"{what} ([{name}]({name}#cost-model-in-both-runs)), priced with this run's counts: " +
+                   "; ".join(f"{label} held out {c}" for (label, _), c in zip(FOLDS, cells)) + ".\n")
+        if shift:      # placed after the reading of that shift
+            said.append(f"Against {what[0].lower()}{what[1:]} (this run is A, that one B): "
+                        f"{shift[len(REPRO_SHIFT):]}\n")
     return out, said
 
 
