@@ -8,7 +8,6 @@ bench's blocks), in the order of their numbers.  The result keeps Google Benchma
 part's "benchmarks" in order), so its compare.py reads it.  Written to a
 temporary name and renamed.
 """
-import json
 import os
 import sys
 

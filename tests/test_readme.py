@@ -2,8 +2,8 @@
 """test_readme.py - the README and the docs against what they describe.
 
 - Every figure of the README's answer comes from the committed runs it
-  links: each decimal number of "## The answer" appears in the report.md or
-  repro.md of a run it links (the first is the reference run), and each line
+  links: each decimal number of "## The answer" appears in the report.md,
+  repro.md or layout.md of a run it links (the first is the reference run), and each line
   of the example output in the reference's summary.md (the "done in" line:
   its meta.json's elapsed time and folder name).
 - Every relative link of README.md, HACKING.md and docs/*.md resolves: the
@@ -78,10 +78,10 @@ class ReadmeFigures(unittest.TestCase):
 
     def test_every_answer_figure_is_in_a_linked_runs_report(self):
         answer = section(self.readme, "The answer")
-        runs = sorted(set(re.findall(r"\((results/[^/)]+)/(?:report|repro)\.md[)#]", answer)))
+        runs = sorted(set(re.findall(r"\((results/[^/)]+)/(?:report|repro|layout)\.md[)#]", answer)))
         have = set()
         for run in runs:
-            for name in ("report.md", "repro.md"):
+            for name in ("report.md", "repro.md", "layout.md"):
                 if os.path.exists(os.path.join(ROOT, run, name)):
                     have |= set(NUMBER.findall(read(os.path.join(run, name))))
         missing = [x for x in NUMBER.findall(answer) if x not in have]

@@ -384,7 +384,10 @@ def same_sources(c1, c2, root=ROOT):
 
 def same_build(a, b, sources=same_sources):
     """Why the runs' builds may differ, or None: clean commits with the same
-    build inputs, the same compilers and variant flags."""
+    build inputs, the same compilers and variant flags.  Their link order
+    (LINK_ORDER) may differ: the simulated counts the cost model takes
+    (instructions, branches, calls, data misses) do not depend on where the
+    code lies."""
     ga, gb = a.get("git") or {}, b.get("git") or {}
     if not ga.get("commit") or not gb.get("commit"):
         return "a run names no commit it was made from"
