@@ -16,6 +16,10 @@ export run suite
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export tmp
+# A committed reference run: the first results folder git tracks.
+ref=$(git ls-files -- 'results/*/meta.json' 2>/dev/null | head -1)
+ref=${ref%/meta.json}
+export ref
 mkdir -p "$tmp/results" "$tmp/nogp" "$tmp/novg"
 # PATHs without one tool each, for the "missing tool" cases.
 for t in setarch bash env sed awk grep ls cat mktemp dirname uname hostname date; do
@@ -186,7 +190,7 @@ cases=$(cat <<'TABLE'
 0|report: wrote|python3 scripts/report.py --no-plots $tmp/linked
 0|# opsbench summary|python3 scripts/summary.py $tmp/full
 2|plots: a symbolic link; refusing to write plots through it|python3 scripts/report.py $tmp/plotlink
-2|a committed reference run (tracked by git); tools write into it only with WRITE_REFERENCE=1|RUN=results/vm-x86_64-20261206-093420 scripts/results-dir.sh
+2|a committed reference run (tracked by git); tools write into it only with WRITE_REFERENCE=1|RUN=$ref scripts/results-dir.sh
 2|src/meta.json: missing|DRIVER=$run OUT=$tmp/src scripts/perf.sh
 2|benchmarks.json: not a regular file; refusing to read it|timeout 20 python3 scripts/report.py --no-plots $tmp/fifo
 2|benchmarks.json: not a regular file; refusing to read it|timeout 20 python3 scripts/report.py --no-plots $tmp/zero
