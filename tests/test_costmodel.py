@@ -268,6 +268,13 @@ class TestCostModel(unittest.TestCase):
             self.assertIn("linked in the other order (LINK_ORDER=reverse) ([layout.md](layout.md#cost-model-in-"
                           "both-runs)), priced with this run's counts: scenario group held out 3 of 9 (33%)", text)
 
+    def test_an_indirect_call_is_read_with_the_call_it_is(self):
+        got = {"coef": {"throughput": {"calls": 1.0, "indirect calls": -0.5}},
+               "physical": {"throughput": {"calls": 1.1, "indirect calls": 0.02}}}
+        self.assertEqual(costmodel._together(got, "throughput", "indirect calls"),
+                         ": an indirect call in all, +0.500 ns against 1.120 ns")
+        self.assertEqual(costmodel._together(got, "throughput", "calls"), "")
+
     def test_the_shift_of_a_group_is_compared_between_runs(self):
         a = {"g1": 0.5, "g2": -0.5, "g3": 0.0}
         same = costmodel.shift_line(a, {"g1": 0.45, "g2": -0.5, "g3": 0.1, "g4": 3.0})

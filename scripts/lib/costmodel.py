@@ -492,7 +492,8 @@ WHY_DISAGREE = {
     "misses and, in the srso build, return thunks whose mispredicts overlap with the misses' waits: "
     "the fit cannot tell these apart in 6 scenario groups",
     (None, "indirect calls"): "the dispatch group's indirect call with one target costs the same as a "
-    "direct one to within its noise, so the ratio of two near-zero prices says little",
+    "direct one to within its noise, so the ratio of two near-zero prices says little; and every "
+    "indirect call of these strategies is also a call, so the fit may trade one for the other",
     (None, "returns"): "fitted together with every other price, the return thunk trades places with the "
     "calls (every call of the srso build returns through it), so the free fit cannot separate them",
     (None, "thunk calls"): "fitted together with every other price, the thunk trades places with the calls "
@@ -505,6 +506,16 @@ WHY_DISAGREE = {
 
 def _why(mode, coeff):
     return WHY_DISAGREE.get((mode, coeff)) or WHY_DISAGREE[(None, coeff)]
+
+
+def _together(got, mode, coeff):
+    """For an indirect call, what the fit does determine: a call and an
+    indirect call beyond it together, against their counterparts' sum."""
+    c, p = got["coef"][mode], got["physical"][mode]
+    if coeff != "indirect calls" or c.get("calls") is None or c.get(coeff) is None:
+        return ""
+    return (f": an indirect call in all, {c['calls'] + c[coeff]:+.3f} ns against "
+            f"{p['calls'] + p[coeff]:.3f} ns")
 
 
 def section(data, baseline_of, scenarios):
@@ -699,7 +710,7 @@ def _coefficients(got):
                 far.append(f"- {m}, {what[c][0]}{'' if fitted else ' (fitted freely as a check)'}: "
                            f"{v:+.3f} against {p:.3f}: " +
                            ("its 95% interval holds the physical value, so the data cannot tell them apart"
-                            if held else _why(m, c)) + ".")
+                            if held else _why(m, c) + _together(got, m, c)) + ".")
     prices = lambda key: ", ".join(f"{v} {ns:.2f} ns" for v, ns in sorted(cal[key].items()) if ns)  # noqa: E731
     for m in MODES:
         for term, key, label in PRICED:
