@@ -213,8 +213,7 @@ def main():
     try:
         arch = valgrind.elf_arch(args.driver) if os.path.isfile(args.driver) else valgrind.HOST_ARCH
     except valgrind.ValgrindError as e:
-        print(f"cachesim: --driver {e}", file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"cachesim: --driver {e}")
     wrap_dir = tempfile.TemporaryDirectory()
     run = arm64_wrapper(args.driver, wrap_dir.name) if arch != valgrind.HOST_ARCH else args.driver
     CACHES = hostcaches.machine_caches(run if os.access(args.driver, os.X_OK) else None)
@@ -344,8 +343,7 @@ def main():
     except FileNotFoundError:
         old = []
     except (plumbing.ReadError, csv.Error) as e:
-        print(f"cachesim: {csv_path}: unreadable ({e}); cannot keep its other rows", file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"cachesim: {csv_path}: unreadable ({e}); cannot keep its other rows")
     try:
         folder_arch = valgrind.norm_arch(plumbing.read_json_file(os.path.join(args.out, "meta.json"))
                                          .get("arch") or valgrind.HOST_ARCH)

@@ -77,15 +77,12 @@ def main():
     ap.add_argument("--out")
     args = ap.parse_args()
     if os.path.isdir(args.a) and os.path.isdir(args.b) and os.path.samefile(args.a, args.b):
-        print(f"compare: A={args.a} and B={args.b} are the same folder: give two different runs",
-              file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"compare: A={args.a} and B={args.b} are the same folder: give two different runs")
     try:
         # A is only read; B receives the comparison unless --out names a file.
         A, B = load_run(args.a, writes=False), load_run(args.b, writes=not args.out)
     except InputError as e:
-        print(f"compare: {e}", file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"compare: {e}")
     p, how = utest(args.a, args.b)
     out_path = args.out or os.path.join(args.b, f"compare-vs-{os.path.basename(os.path.normpath(args.a))}.md")
 

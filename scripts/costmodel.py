@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import benchmarks, costmodel  # noqa: E402
-from lib.plumbing import run_main  # noqa: E402
+from lib.plumbing import die, run_main  # noqa: E402
 from lib.runfolder import InputError, baseline_of, load_run, with_counts_of  # noqa: E402
 
 
@@ -41,8 +41,7 @@ def main():
             except (InputError, benchmarks.ResultsError) as e:
                 raise InputError(f"--counts-from: {e}") from None
     except (InputError, benchmarks.ResultsError) as e:
-        print(f"costmodel: {e}", file=sys.stderr)
-        sys.exit(2)
+        die(f"costmodel: {e}")
     sys.stdout.write(costmodel.section(data, baseline_of, benchmarks.lookup_scenarios(data["results"])))
 
 

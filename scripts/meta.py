@@ -225,8 +225,7 @@ def main():
         ap.error(f"--elapsed {args.elapsed}: expected a whole number of seconds, at least 0")
     if args.update is not None:
         def refuse(why):
-            print(f"meta.py: {why}", file=sys.stderr)
-            sys.exit(2)
+            plumbing.die(f"meta.py: {why}")
         try:
             meta = plumbing.read_json_file(args.update)
         except plumbing.ReadError as e:

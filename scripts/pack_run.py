@@ -43,18 +43,15 @@ def main(argv):
     ap.add_argument("folder", metavar="FOLDER", help="a results folder holding benchmarks.json")
     folder = ap.parse_args(argv[1:]).folder
     if not os.path.isdir(folder):
-        print(f"pack_run: {folder}: no such results folder", file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"pack_run: {folder}: no such results folder")
     src, dst = os.path.join(folder, BENCHMARKS_JSON), os.path.join(folder, PACKED)
     if os.path.lexists(dst):
-        print(f"pack_run: {dst}: already there; refusing to overwrite it "
-              f"(remove it, or {BENCHMARKS_JSON}, first)", file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"pack_run: {dst}: already there; refusing to overwrite it "
+                     f"(remove it, or {BENCHMARKS_JSON}, first)")
     try:
         data = plumbing.read_bytes(src)
     except FileNotFoundError:
-        print(f"pack_run: {folder}: no {BENCHMARKS_JSON} to pack", file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"pack_run: {folder}: no {BENCHMARKS_JSON} to pack")
     packed = pack(data)
     if gzip.decompress(packed) != data:
         print(f"pack_run: {dst}: does not decompress to {src}; nothing replaced", file=sys.stderr)

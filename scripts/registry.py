@@ -12,6 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.registry import RegistryError, load, runnable, scenario  # noqa: E402
+from lib.plumbing import die  # noqa: E402
 
 
 def main(argv):
@@ -30,8 +31,7 @@ def main(argv):
         else:
             sys.exit(__doc__)
     except RegistryError as e:
-        print(f"registry: {e}", file=sys.stderr)
-        sys.exit(2)
+        die(f"registry: {e}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import runstate, benchmarks, claims, costmodel, plots, provenance, regulator_report  # noqa: E402
-from lib.plumbing import run_main, write_atomic  # noqa: E402
+from lib.plumbing import die, run_main, write_atomic  # noqa: E402
 from lib.runfolder import InputError, baseline_of, load_run  # noqa: E402
 from lib.sections import (calibration_section, dispatch_section, lookup_section,  # noqa: E402
                           isa_section, machine_section, variants_section)
@@ -56,15 +56,13 @@ def main():
         arm = claims.isa_view(data, "arm64") if data["meta"].get("arch") not in ("arm64", "aarch64") else None
         by_isa = {fn.__name__: fn(arm) for fn in claims.ISA_CLAIMS} if arm else {}
     except (InputError, benchmarks.ResultsError, plots.PlotError) as e:
-        print(f"report: {e}", file=sys.stderr)
-        sys.exit(2)
+        die(f"report: {e}")
 
     meta = data["meta"]
     try:
         builds = provenance.builds(args.run, meta)
     except (OSError, ValueError) as e:
-        print(f"report: {e}", file=sys.stderr)
-        sys.exit(2)
+        die(f"report: {e}")
     mixed = ""
     if len(builds) > 1:
         mixed = ("**Mixed builds: this folder's files come from more than one build**, so its numbers "

@@ -42,8 +42,7 @@ def main():
         try:
             runfolder.check_run(args.dir, writes=args.writes, tool_folder=args.tool)
         except runfolder.InputError as e:
-            print(f"{e}", file=sys.stderr)
-            sys.exit(2)
+            plumbing.die(str(e))
     elif args.what == "newest":
         d = runfolder.newest_run(args.results, samples=args.existing)
         if d is None:
@@ -62,8 +61,7 @@ def main():
         print("\n".join(dict.fromkeys(["plain"] + variants) if "plain" in variants else variants))
     else:
         if os.sep in args.name or args.name in ("", ".", ".."):
-            print(f"runs.py write: {args.name!r}: a file name, without a folder", file=sys.stderr)
-            sys.exit(2)
+            plumbing.die(f"runs.py write: {args.name!r}: a file name, without a folder")
         data = sys.stdin.buffer.read()
         plumbing.write_atomic(os.path.join(args.dir, args.name), data, args.dir)
 

@@ -31,8 +31,7 @@ def main(argv):
         lookups = lookup_section(data)
         head = runstate.headline_section(data) + "\n" + runstate.run_section(data)
     except (InputError, benchmarks.ResultsError) as e:
-        print(f"summary: {e}", file=sys.stderr)
-        sys.exit(2)
+        plumbing.die(f"summary: {e}")
     text = "\n".join(s for s in (
         "# opsbench summary\n\nLookups: minima, 10th percentiles and medians over rounds, and "
         "paired ratios to the baseline (see the method below); dispatch and calibration: medians over "

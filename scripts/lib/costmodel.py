@@ -611,7 +611,7 @@ def _held_out(got):
     out.append(f"Target (issue: at least 80% within, median absolute error below 0.3 ns, held out by "
                f"scenario group): **{'met' if ok else 'not met'}** ({s['share'] * 100:.0f}%, "
                f"{s['median_abs']:.2f} ns).\n")
-    second, shift = _second_run(got)
+    second, shift = _beside(got)
     out += second
     sh = got["shared"]
     offs = sorted(sh["offsets"].values())
@@ -638,8 +638,10 @@ REPRO_SHIFT = "Shift per scenario group in both runs: "
 
 
 def held_cell(s):
-    """A summary() as repro.md's cells and the report's quote give it."""
-    return f"{s['held']} of {s['n']} ({s['share'] * 100:.0f}%), {s['median_abs']:.2f} ns"
+    """A summary() as repro.md's cells and the report's quote give it:
+    _sfmt()'s two cells in one."""
+    share, err = _sfmt(s)
+    return f"{share}, {err} ns" if s["n"] else "n/a"
 
 
 def shift_line(off_a, off_b):
@@ -665,7 +667,7 @@ BESIDE = (("repro.md", "The second run beside this one"),
           ("layout.md", "A run of the same build linked in the other order (LINK_ORDER=reverse)"))
 
 
-def _second_run(got):
+def _beside(got):
     """The same validation on the runs beside this one (BESIDE), as
     repro.py wrote it into the folder's repro.md and layout.md (B priced
     with this run's counts), and whether each leaves the same shift in each
@@ -768,6 +770,7 @@ def _differences_table(got):
 
 
 def _sfmt(s):
+    """A summary() as two table cells: how many hold (share), median abs error."""
     if not s["n"]:
         return ["n/a", "n/a"]
     return [f"{s['held']} of {s['n']} ({s['share'] * 100:.0f}%)", f"{s['median_abs']:.2f}"]

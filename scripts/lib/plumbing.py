@@ -341,11 +341,9 @@ def run_main(main, *args):
     except BrokenPipeError:
         sys.exit(1)
     except ReadError as e:
-        print(f"{prog}: {e}", file=sys.stderr)
-        sys.exit(2)
+        die(f"{prog}: {e}")
     except UnsafeWrite as e:
-        print(f"{prog}: {e.filename}: {e.strerror}", file=sys.stderr)
-        sys.exit(2)
+        die(f"{prog}: {e.filename}: {e.strerror}")
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
         print(f"{prog}: {where}{e.strerror or e}", file=sys.stderr)
