@@ -5,6 +5,10 @@
 
 ARCH		?= $(shell uname -m | sed -e 's/aarch64/arm64/')
 HOST_ARCH	:= $(shell uname -m | sed -e 's/aarch64/arm64/')
+# Settings that name one value take one word: the checks below use
+# $(filter), which would let a list through where one of its words fits.
+ONE_WORD	:= ARCH VARIANT LINK_ORDER BENCH_BUILD PROFILE GEOMETRY
+$(foreach v,$(ONE_WORD),$(if $(word 2,$($(v))),$(error $(v)='$(strip $($(v)))': expected one word)))
 
 # Compiler: gcc by default; `make CC=clang` builds with clang (and clang++).
 # ARCH=arm64 on another machine cross-builds with aarch64-linux-gnu-gcc/g++.
@@ -150,7 +154,7 @@ LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/re
 		   $(wildcard src/regulator/strategies/*.c) $(wildcard src/arch/$(ARCH)/*.S)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
-SUITE_SRCS	:= bench/suite.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c
+SUITE_SRCS	:= bench/suite.c bench/outfile.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c
 CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all

@@ -82,7 +82,7 @@ static const struct flag {
 	{ { "personalities", required_argument, NULL, OPT_PERS },     "LIST",  "custom personalities to draw from: casefold,revalidate,all (default all three)" },
 	{ { "depth",	     required_argument, NULL, OPT_DEPTH },    "N",     "components per path (default 1)" },
 	{ { "order",	     required_argument, NULL, OPT_ORDER },    "ORDER", "sorted, uniform or zipf (default uniform)" },
-	{ { "zipf",	     required_argument, NULL, OPT_ZIPF },     "S",     "Zipf exponent, (0, 10] (default 1.0)" },
+	{ { "zipf",	     required_argument, NULL, OPT_ZIPF },     "S",     "Zipf exponent, in [1e-9, 10] (default 1.0)" },
 	{ { "negative",	     required_argument, NULL, OPT_NEGATIVE }, "F",     "share of lookups of names that do not exist (default 0.1)" },
 	{ { "case",	     required_argument, NULL, OPT_CASE },     "F",     "share of case-insensitive lookups spelled in another case (default 0.5)" },
 	{ { "stale",	     required_argument, NULL, OPT_STALE },    "F",     "share of dentries that fail revalidation (default 0)" },
@@ -172,7 +172,8 @@ static double parse_real(const char *flag, const char *s, double lo, double hi)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+	/* Decimal only: strtod would also take hex ("0x5"), as no other flag does. */
+	if (errno || end == s || *end || strpbrk(s, "xX") || !(v >= lo && v <= hi)) {
 		snprintf(range, sizeof(range), "expected a number in [%g, %g]", lo, hi);
 		bad(flag, s, range);
 	}

@@ -372,7 +372,8 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, c
 
 	errno = 0;
 	v = whole ? (double)strtol(s, &end, 10) : strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+	/* Decimal only: strtod would also take hex ("0x5"), as strtol(..., 10) does not. */
+	if (errno || end == s || *end || strpbrk(s, "xX") || !(v >= lo && v <= hi)) {
 		if (whole)
 			fprintf(stderr, "opsbench-suite: --%s '%s': expected %s, %.0f..%.0f\n",
 				flag, s, whole, lo, hi);
@@ -533,50 +534,6 @@ static void list_profiles(const struct suite_cfg *cfg)
 	       "lookup groups' time, 0 for none (BUDGET=S); repetitions, min_time_s: Google\n"
 	       "Benchmark's, for each benchmark of the calib, dispatch and regulator groups.\n"
 	       "The method: docs/method.md#blocks.\n", profiles[PROFILE_QUICK].target_pct);
-}
-
-/*
- * Google Benchmark does not check its writes: on a full disk it leaves an
- * empty or cut --benchmark_out file and exits 0.  A written file must end
- * like a whole JSON document (or CSV line).  Returns the exit status.
- */
-static int check_out_file(int argc, char **argv)
-{
-	const char *out = NULL, *fmt = "json";
-	char tail[4096], last = 0;
-	struct stat st;
-	size_t got;
-	FILE *f;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--benchmark_out=", 16))
-			out = argv[i] + 16;
-		else if (!strncmp(argv[i], "--benchmark_out_format=", 23))
-			fmt = argv[i] + 23;
-	}
-	if (!out)
-		return 0;
-	f = fopen(out, "r");
-	if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "opsbench-suite: --benchmark_out=%s: not written: %s\n", out,
-			f ? "not a regular file" : strerror(errno));
-		if (f)
-			fclose(f);
-		return 1;
-	}
-	/* The end of the file is enough to see whether it is whole. */
-	if (st.st_size > (off_t)sizeof(tail))
-		fseeko(f, st.st_size - (off_t)sizeof(tail), SEEK_SET);
-	got = fread(tail, 1, sizeof(tail), f);
-	fclose(f);
-	for (size_t i = 0; i < got; i++)
-		if (tail[i] != ' ' && tail[i] != '\n' && tail[i] != '\r' && tail[i] != '\t')
-			last = tail[i];
-	if (!strcmp(fmt, "json") ? last != '}' : !last) {
-		fprintf(stderr, "opsbench-suite: --benchmark_out=%s: the file is empty or cut short (a full disk?)\n", out);
-		return 1;
-	}
-	return 0;
 }
 
 /* ob_gb_run()'s arguments and result, for ob_call_on_fixed_stack(). */
@@ -780,6 +737,7 @@ static int gb_init(const struct suite_cfg *cfg, const struct args *a, int argc, 
 	 * strings allocated here would be left unreferenced (LeakSanitizer).
 	 */
 	static char repetitions[48], min_time[48];
+	int ret;
 
 	snprintf(repetitions, sizeof(repetitions), "--benchmark_repetitions=%u", pr->repetitions);
 	snprintf(min_time, sizeof(min_time), "--benchmark_min_time=%s", pr->min_time);
@@ -807,7 +765,9 @@ static int gb_init(const struct suite_cfg *cfg, const struct args *a, int argc, 
 		gb_argv[(*gb_argc)++] = a->gb_flags[i];
 	for (int i = a->rest; i < argc; i++)
 		gb_argv[(*gb_argc)++] = argv[i];
-	return ob_gb_init(gb_argc, gb_argv) ? EXIT_USAGE : 0;
+	if ((ret = ob_out_begin(*gb_argc, gb_argv)))
+		return ret;
+	return ob_gb_init(gb_argc, gb_argv) ? ob_out_finish(EXIT_USAGE) : 0;
 }
 
 /* Register group @name's benchmarks ('all': every group's); *@expected: those the filter lets through.  The exit status. */
@@ -842,7 +802,7 @@ static int register_groups(const struct suite_cfg *cfg, const char *name, size_t
  * checkout's path, and with it the cache sets of the stack lines a lookup
  * touches (docs/method.md#lookup-groups).  The exit status.
  */
-static int run(const char *group, size_t expected, int gb_argc)
+static int run(const char *group, size_t expected)
 {
 	struct gb_call call = { .expected = expected };
 	struct ob_err err = { 0 };
@@ -860,7 +820,7 @@ static int run(const char *group, size_t expected, int gb_argc)
 			group, call.skipped, call.why);
 		return 1;
 	}
-	return check_out_file(gb_argc, gb_argv);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -912,7 +872,6 @@ int main(int argc, char **argv)
 	pin_cpu(a.pin);
 	if ((ret = gb_init(&cfg, &a, argc, argv, &gb_argc)))
 		return ret;
-	if ((ret = register_groups(&cfg, a.group, &expected)))
-		return ret;
-	return run(a.group, expected, gb_argc);
+	ret = register_groups(&cfg, a.group, &expected);
+	return ob_out_finish(ret ? ret : run(a.group, expected));
 }

@@ -33,7 +33,7 @@ enum profile {
  * What a profile runs: its groups and how long each measures.  The one
  * statement of every profile (bench/suite.c profiles[]); opsbench-suite
  * --list-profiles prints it, and scripts/bench.sh asks the suite for what
- * it needs (--print-passes, --variant-build).  The method:
+ * it needs (--print-schedule, --variant-build).  The method:
  * docs/method.md#what-a-run-is.
  */
 struct profile_info {
@@ -160,6 +160,17 @@ struct scenario {
 };
 
 /* The lookup scenarios of @cfg's profile, in a malloc'd array. */
+/*
+ * --benchmark_out through a part file (bench/outfile.c).  ob_out_begin()
+ * checks the file asked for in Google Benchmark's @argv, creates
+ * "<out>.<pid>.part" beside it and points the flag there; 0, or the exit
+ * status after saying why.  ob_out_finish() ends the run with exit status
+ * @status: where it is 0 and the part file is whole, renames it over the
+ * file asked for, else removes it; returns the exit status.
+ */
+int ob_out_begin(int argc, char **argv);
+int ob_out_finish(int status);
+
 size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out);
 
 /*

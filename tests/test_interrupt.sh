@@ -172,6 +172,30 @@ else
 	kill $(pgrep -f "compare_runs.py -- $tmp/cmpA") 2>/dev/null
 fi
 
+# The suite run by hand: a signal mid-run leaves the --benchmark_out file
+# that was there as it was (Google Benchmark empties it when it starts; the
+# suite gives it a part file instead: bench/outfile.c) and no part file.
+suite_alone() { # signal
+	local sig=$1 pid rc left
+	mkdir -p "$tmp/own"
+	echo '{"kept": true}' >"$tmp/own/out.json"
+	"$suite" --group calib --benchmark_out="$tmp/own/out.json" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	left=$(ls "$tmp/own")
+	if [[ $rc == 130 && $(cat "$tmp/own/out.json") == '{"kept": true}' && $left == out.json ]]; then
+		ok "SIG$sig to opsbench-suite: exit 130, its --benchmark_out file as it was, no part file"
+	else
+		bad "SIG$sig to opsbench-suite: exit $rc, folder: $left, out.json: $(head -c 80 "$tmp/own/out.json")"
+	fi
+}
+unless_ignored suite_alone INT
+unless_ignored suite_alone TERM
+unless_ignored suite_alone HUP
+
 after=$(cd "$tmp/results/earlier-run" && sha256sum ./* | sha256sum)
 if [[ $before == "$after" && $(ls "$tmp/results/earlier-run" | wc -l) == 4 ]]; then
 	ok "the earlier run is untouched"

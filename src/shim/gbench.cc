@@ -12,7 +12,6 @@
 #include <cstring>
 #include <regex>
 #include <string>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "opsbench/gbench.h"
@@ -230,23 +229,7 @@ bool flag_ok(const char *prog, const char *arg)
 		std::fprintf(stderr, "%s: %.80s%s: %s\n", prog, arg, std::strlen(arg) > 80 ? "..." : "", msg);
 		return false;
 	}
-	if ((v = flag_value(arg, "out"))) {
-		struct stat st;
-
-		if (!*v) {
-			std::fprintf(stderr, "%s: %s: expected a file name\n", prog, arg);
-			return false;
-		}
-		/* What is written is read back and checked: a regular file only, never through a link. */
-		if (!lstat(v, &st) && S_ISLNK(st.st_mode)) {
-			std::fprintf(stderr, "%s: %s: a symbolic link; refusing to write through it\n", prog, arg);
-			return false;
-		}
-		if (!stat(v, &st) && !S_ISREG(st.st_mode)) {
-			std::fprintf(stderr, "%s: %s: not a regular file\n", prog, arg);
-			return false;
-		}
-	}
+	/* --benchmark_out: the suite's own (bench/outfile.c). */
 	return true;
 }
 
