@@ -24,6 +24,10 @@ def main(argv):
     ap.add_argument("--min", type=int, default=1, help="blocks a group needs at least")
     ap.add_argument("jobs", nargs="+")
     a = ap.parse_args(argv[1:])
+    if not 0 < a.target < 100:
+        plumbing.die(f"blocks.py: --target {a.target:g}: expected a percentage above 0 and below 100")
+    if not os.path.isdir(a.parts):
+        plumbing.die(f"blocks.py: {a.parts}: no such folder of parts")
     for job, (kept, widest, ok) in blocks.status(a.parts, a.jobs, a.target, a.min).items():
         print(f"{job} {kept} {widest:.2f} {'pinned' if ok else 'open'}")
 

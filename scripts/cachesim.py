@@ -228,7 +228,7 @@ def main():
                                 + ", ".join(sorted(GEOMETRIES)))
         if args.geometry == "run" and not args.out and not args.check:
             raise CachesimError("--geometry run needs --out (the run whose machine it takes)")
-        orders = [o.strip() for o in args.orders.split(",") if o.strip()]
+        orders = list(dict.fromkeys(o.strip() for o in args.orders.split(",") if o.strip()))
         if any(o not in ORDERS for o in orders):
             raise CachesimError(f"ORDERS={args.orders} (--orders): expected some of {', '.join(ORDERS)}, "
                                 "comma-separated")
@@ -277,7 +277,8 @@ def main():
             scenarios = [sc for sc in reg["scenarios"] if sc["size_class"] == "tiny"]
         else:
             try:
-                scenarios = [registry.scenario(reg, n) for n in args.scenarios.split(",")]
+                # each scenario once, however often it is named
+                scenarios = [registry.scenario(reg, n) for n in dict.fromkeys(args.scenarios.split(","))]
             except registry.RegistryError as e:
                 raise CachesimError(f"--scenarios: {e}") from None
         if args.check:

@@ -23,7 +23,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import benchmarks, plumbing, stats  # noqa: E402
 from lib.markdown import fmt, table  # noqa: E402
-from lib.runfolder import InputError, load_run  # noqa: E402
+from lib.runfolder import InputError, check_out, load_run  # noqa: E402
 
 COMPARE_PY = "/usr/share/benchmark/compare.py"
 
@@ -67,7 +67,7 @@ def utest(a, b):
 def describe(meta):
     cc = (meta.get("cc") or {}).get("version")
     return [meta.get("host"), meta.get("arch"), meta.get("cpu_model"), meta.get("kernel"), cc,
-            (meta.get("git") or {}).get("commit", "")[:12], meta.get("profile"), meta.get("date")]
+            ((meta.get("git") or {}).get("commit") or "")[:12], meta.get("profile"), meta.get("date")]
 
 
 def main():
@@ -80,11 +80,15 @@ def main():
         plumbing.die(f"compare: A={args.a} and B={args.b} are the same folder: give two different runs")
     try:
         # A is only read; B receives the comparison unless --out names a file.
-        A, B = load_run(args.a, writes=False), load_run(args.b, writes=not args.out)
+        if args.out is not None:
+            check_out(args.out, (args.a, args.b))
+        A, B = load_run(args.a, writes=False), load_run(args.b, writes=args.out is None)
     except InputError as e:
         plumbing.die(f"compare: {e}")
     p, how = utest(args.a, args.b)
-    out_path = args.out or os.path.join(args.b, f"compare-vs-{os.path.basename(os.path.normpath(args.a))}.md")
+    out_path = args.out
+    if out_path is None:
+        out_path = os.path.join(args.b, f"compare-vs-{os.path.basename(os.path.normpath(args.a))}.md")
 
     lines = [f"# opsbench comparison: B = `{args.b}` against A = `{args.a}`\n",
              table(["", "A", "B"], [[k, *v] for k, v in zip(
@@ -116,7 +120,7 @@ def main():
     only_b = sorted(set(B["results"]) - set(A["results"]))
     if only_a or only_b:
         lines.append(f"Benchmarks in only one run: {len(only_a)} in A, {len(only_b)} in B (not compared).\n")
-    plumbing.write_atomic(out_path, "\n".join(lines), None if args.out else args.b)
+    plumbing.write_atomic(out_path, "\n".join(lines), None if args.out is not None else args.b)
     print(f"compare: wrote {out_path} ({len(common)} benchmarks in both; {how})")
 
 

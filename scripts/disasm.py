@@ -86,7 +86,7 @@ def main():
     for col in args.columns:
         arch, _, variant = col.partition("-")
         if arch not in ARCHES or not variant:
-            sys.exit(f"disasm.py: --columns {col}: expected <x86_64|arm64>-<variant>")
+            plumbing.die(f"disasm.py: --columns {col}: expected <x86_64|arm64>-<variant>")
         tool, arch_title = ARCHES[arch]
         if not os.path.isdir(os.path.join(args.dir, col)):
             print(f"disasm.py: no {col} objects: that column is left out", file=sys.stderr)
@@ -95,18 +95,18 @@ def main():
         else:
             variants.append((col, tool, f"{arch_title} {variant}", arch))
     if not variants:
-        sys.exit(f"disasm.py: {args.dir}: no objects; run `make disasm`")
+        plumbing.die(f"disasm.py: {args.dir}: no objects; run `make disasm`")
     strategies = strategies_in(os.path.join(args.dir, variants[0][0]), args.driver)
     code = {}
     for variant, tool, _, _ in variants:
         for s in strategies:
             path = os.path.join(args.dir, variant, s + ".o")
             if not os.path.exists(path):
-                sys.exit(f"disasm.py: {path} is missing; run `make disasm`")
+                plumbing.die(f"disasm.py: {path} is missing; run `make disasm`")
             funcs = disassemble(tool, path)
             for site, _ in SITES:
                 if site not in funcs:
-                    sys.exit(f"disasm.py: {path}: no function {site}: was it built with OB_DISASM_SITES?")
+                    plumbing.die(f"disasm.py: {path}: no function {site}: was it built with OB_DISASM_SITES?")
                 code[(variant, s, site)] = [t for _, t in funcs[site] if not is_padding(t)]
 
     out = ["# Dispatch sites in machine code\n",

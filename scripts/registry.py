@@ -12,27 +12,33 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib.registry import RegistryError, load, runnable, scenario  # noqa: E402
-from lib.plumbing import die  # noqa: E402
+from lib.plumbing import die, run_main  # noqa: E402
+
+
+def usage():
+    die(__doc__.strip())
 
 
 def main(argv):
     if len(argv) < 3:
-        sys.exit(__doc__)
+        usage()
     try:
         reg = load(argv[1])
         what = argv[2]
         if what == "strategies":
-            sc = scenario(reg, argv[4]) if argv[3:4] == ["--scenario"] and len(argv) > 4 else None
+            if argv[3:] and (argv[3] != "--scenario" or len(argv) != 5):
+                usage()
+            sc = scenario(reg, argv[4]) if argv[3:] else None
             print("\n".join(s["name"] for s in runnable(reg, sc)))
         elif what == "scenario" and len(argv) > 3:
             print(scenario(reg, argv[3])["custom_share"])
         elif what == "perf-events":
             print(",".join(e["perf"] for e in reg["pmu_events"]))
         else:
-            sys.exit(__doc__)
+            usage()
     except RegistryError as e:
         die(f"registry: {e}")
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    run_main(main, sys.argv)

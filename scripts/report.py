@@ -4,7 +4,7 @@
     report.py [--no-plots] [--check] [--] RESULTS_DIR
 
 Reads benchmarks.json (or benchmarks.json.gz) and meta.json (required), and
-cachesim.csv, disasm.json, perf.csv and hyperfine.json where present.  Writes
+cachesim.csv, disasm.json and hyperfine.json where present, and links perf.md.  Writes
 RESULTS_DIR/report.md, RESULTS_DIR/claims.json and RESULTS_DIR/plots/.
 Refuses an incomplete run (an INCOMPLETE file), a committed reference run
 (unless WRITE_REFERENCE=1), and names the file for any input that is

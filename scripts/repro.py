@@ -103,10 +103,15 @@ def arguments():
     ap.add_argument("--tolerance", type=float, default=3.0, help="percent (default 3)")
     ap.add_argument("--out", help="also write the table to this Markdown file")
     args = ap.parse_args()
-    if not args.tolerance > 0:
-        plumbing.die(f"repro: --tolerance {args.tolerance:g}: give a percentage above 0")
-    if os.path.exists(args.a) and os.path.exists(args.b) and os.path.samefile(args.a, args.b):
+    if not 0 < args.tolerance < 100:
+        plumbing.die(f"repro: --tolerance {args.tolerance:g}: give a percentage above 0 and below 100")
+    if runfolder.same_run(args.a, args.b):
         plumbing.die(f"repro: A={args.a} and B={args.b} are the same run: give two different runs")
+    if args.out is not None:
+        try:
+            runfolder.check_out(args.out, (args.a, args.b))
+        except runfolder.InputError as e:
+            plumbing.die(f"repro: {e}")
     try:
         args.match = re.compile(args.match)
     except re.error as e:

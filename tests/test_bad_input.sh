@@ -75,6 +75,17 @@ fx listmeta && echo '[]' >"$tmp/listmeta/meta.json"
 # costmodel.py --counts-from: a run without counts, a run of another build
 fx nocounts && rm "$tmp/nocounts/cachesim.csv"
 fx otherbuild && edit otherbuild meta.json 'd["git"] = {"commit": "1" * 40, "dirty": False}'
+# The second hostile-input pass: --out onto a run's own files, a run against
+# its own samples file, a commit meta.py could not read (git rev-parse failed).
+fx gitnull && edit gitnull meta.json 'd["git"] = {"commit": None, "dirty": False}'
+# cachesim.csv: a count beyond the columns every file has, infinite; a row twice.
+fx csvinf && sed -i '2s/,0,fixture$/,inf,fixture/' "$tmp/csvinf/cachesim.csv"
+fx csvdup && sed -n 2p "$tmp/csvdup/cachesim.csv" >>"$tmp/csvdup/cachesim.csv"
+# meta.json: make bench's schedule and the host's load, of the wrong types.
+fx sched && edit sched meta.json 'd["schedule"] = "x"'
+fx schedgrp && edit schedgrp meta.json 'd["schedule"] = {"lookup_groups": [{"state": "pinned"}]}'
+fx loadavg && edit loadavg meta.json 'd["host_load"] = {"start": None, "end": {"loadavg": 7}}'
+fx ticks && edit ticks meta.json 'd["host_load"] = {"start": {"ticks": {"steal": "a"}}, "end": None}'
 
 # exit | message fragment | command
 cases=$(cat <<'TABLE'
@@ -95,6 +106,11 @@ cases=$(cat <<'TABLE'
 2|--custom '-0.1': expected a number in [0, 1]|$run -s direct --custom -0.1
 2|--zipf '11': expected a number in|$run -s direct --order zipf --zipf 11
 2|--zipf '0': expected a number in|$run -s direct --order zipf --zipf 0
+2|--zipf '0x5': expected a number in|$run -s direct --order zipf --zipf 0x5
+2|--sample-ms '0x1': expected a number in|$suite --group calib --sample-ms 0x1
+2|registry.py DRIVER strategies|python3 scripts/registry.py $run strategies --scenario
+2|blocks.py: --target nan: expected a percentage|python3 scripts/blocks.py --target nan $tmp x
+2|disasm.py: --columns bogus: expected|python3 scripts/disasm.py --dir $tmp --driver $run --out $tmp/d.md --columns bogus
 2|--order 'random': expected sorted, uniform or zipf|$run -s direct --order random
 2|--zipf 5: only with --order zipf|$run -s direct --zipf 5
 2|--caches '1M,32K,8M': expected 1K <= L1D <= L2 <= LLC|$run -s direct --scenario L2-0pct-warm --caches 1M,32K,8M
@@ -131,6 +147,7 @@ cases=$(cat <<'TABLE'
 2|--benchmark_time_unit=ps: expected ns, us, ms or s|$suite --group calib --benchmark_time_unit=ps
 2|--benchmark_min_warmup_time=-5: expected a number of seconds|$suite --group calib --benchmark_min_warmup_time=-5
 2|a symbolic link; refusing to write through it|ln -sf $tmp/victim $tmp/out-link.json; $suite --group calib --benchmark_out=$tmp/out-link.json
+2|--benchmark_out=/nonexistent/x.json: cannot write there|$suite --group calib --benchmark_out=/nonexistent/x.json
 2|--benchmark_filter=calib: not with --list|$suite --benchmark_filter=calib --list-groups
 2|extra: not with --list|$suite --list-profiles extra
 2|say which --group to run|$suite
@@ -174,7 +191,7 @@ cases=$(cat <<'TABLE'
 1|opsbench-run: cannot write the output: No space left on device|$run -s direct --dentries 64 --lookups 100 >/dev/full
 1|opsbench-suite: cannot write the output: No space left on device|$suite --list >/dev/full
 2|are the same folder|make --no-print-directory compare A=$tmp/run B=$tmp/run
-2|PROFILE='quick x': expected quick, standard or full|make --no-print-directory bench PROFILE='quick x'
+2|PROFILE='quick x': expected one word|make --no-print-directory bench PROFILE='quick x'
 2|--pollute 'K': expected bytes|$run -s direct --pollute K
 2|--seed ' -1': expected a whole number|$run -s direct --seed ' -1'
 2|names must have at least 2 bytes to be distinct|$run -s direct --name-min 1 --name-max 1
@@ -231,6 +248,21 @@ cases=$(cat <<'TABLE'
 2|required: run|python3 scripts/costmodel.py --counts-from $tmp/run
 2|meta.json: not an object|python3 scripts/repro.py $tmp/run $tmp/listmeta
 2|--strategies '': no strategy named|python3 scripts/cachesim.py --check --driver $run --out $tmp/run --strategies ''
+2|expected a Markdown file name (FILE.md)|python3 scripts/compare_runs.py --out $tmp/run/meta.json $tmp/short $tmp/run
+2|expected a Markdown file name (FILE.md)|python3 scripts/repro.py $tmp/short $tmp/run --out $tmp/run/benchmarks.json
+2|expected a Markdown file name (FILE.md)|python3 scripts/repro.py $tmp/short $tmp/run --out ''
+2|inside a committed reference run|python3 scripts/compare_runs.py --out $ref/report.md $tmp/short $tmp/run
+2|are the same run|python3 scripts/repro.py $tmp/run $tmp/run/benchmarks.json
+2|--tolerance inf: give a percentage above 0 and below 100|python3 scripts/repro.py $tmp/short $tmp/run --tolerance 1e400
+0|compare: wrote|python3 scripts/compare_runs.py --out $tmp/gitnull.md $tmp/run $tmp/gitnull
+2|I1_misses_per_lookup='inf' is not a finite count|python3 scripts/costmodel.py $tmp/csvinf
+2|L1-0pct-coldops/flag_gated appears twice for one build|python3 scripts/costmodel.py $tmp/csvdup
+2|schedule='x': expected dict|python3 scripts/report.py --check $tmp/sched
+2|schedule.lookup_groups: group=None: expected str|python3 scripts/summary.py $tmp/schedgrp
+2|host_load.end: loadavg=7: expected str|python3 scripts/report.py --no-plots $tmp/loadavg
+2|host_load.start.ticks: expected whole numbers|python3 scripts/summary.py $tmp/ticks
+2|VARIANT='srso plain': expected one word|make --no-print-directory -n tools VARIANT='srso plain'
+2|LINK_ORDER='reverse reverse': expected one word|make --no-print-directory -n tools LINK_ORDER='reverse reverse'
 TABLE
 )
 

@@ -201,6 +201,10 @@ class TestBadNumbers(Fixture):
         self.refused(self.edited(lambda bs: self.first_throughput(bs).update(real_time=1e300)),
                      "is not a plausible time")
 
+    def test_a_time_below_a_picosecond_is_refused(self):
+        self.refused(self.edited(lambda bs: self.first_throughput(bs).update(real_time=1e-300)),
+                     "is not a plausible time (1 ps <= t < 1 h)")
+
     def test_nan_and_inf_are_refused(self):
         self.refused(self.edited(lambda bs: self.first_throughput(bs).update(real_time=float("nan"))),
                      "not a finite number")

@@ -24,6 +24,10 @@ BENCHMARKS_JSON = "benchmarks.json"
 PACKED = BENCHMARKS_JSON + ".gz"
 
 
+# The shortest plausible time per iteration, in ns (load_gb()).
+MIN_NS = 1e-3
+
+
 def benchmarks_file(folder):
     """The file holding @folder's samples: benchmarks.json, else
     benchmarks.json.gz; benchmarks.json's path when neither exists (so that
@@ -87,13 +91,14 @@ def load_gb(path, raw=False):
             raise ResultsError(f"{path}: {name}: time_unit {b.get('time_unit')!r}: expected ns, us, ms or s") from None
         if not math.isfinite(ns):
             raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} is not a finite number")
-        # A time is positive and below an hour per iteration; anything else is a broken file.
-        # (Cold-mode samples are differences, the timer's overhead subtracted: they may
-        # fall below 0 when a lookup is quicker than the timer's own noise.)
+        # A time is at least a picosecond (a few thousandths of a cycle) and below an hour per
+        # iteration; anything else is a broken file.  (Cold-mode samples are differences, the
+        # timer's overhead subtracted: they may fall below 0 when a lookup is quicker than the
+        # timer's own noise.)
         cold = "/mode:cold/" in name
-        if not (abs(ns) < 3.6e12 if cold else 0 < ns < 3.6e12):
+        if not (abs(ns) < 3.6e12 if cold else MIN_NS <= ns < 3.6e12):
             raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} "
-                               f"{b.get('time_unit', 'ns')} is not a plausible time (0 < t < 1 h)")
+                               f"{b.get('time_unit', 'ns')} is not a plausible time (1 ps <= t < 1 h)")
         # One sample per repetition (and per round): a duplicate means a file merged twice.
         key = (name, b.get("repetition_index"), b.get("round"), b.get("per_family_instance_index"))
         if key in seen:

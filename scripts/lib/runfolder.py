@@ -43,10 +43,18 @@ def read_csv(path, columns):
         raise InputError(f"{path}: unreadable CSV ({e})") from None
     if rows and not set(columns) <= set(rows[0]):
         raise InputError(f"{path}: expected columns {', '.join(columns)}")
+    # every count: the columns asked for and any other "..._per_lookup" the file has
+    counts = list(dict.fromkeys(columns[2:] + [c for c in (rows[0] if rows else {})
+                                               if c and c.endswith("_per_lookup")]))
+    seen = set()
     for r in rows:
         if any(not isinstance(r.get(c), str) for c in columns[:2]) or None in r:
             raise InputError(f"{path}: a row with a missing or extra field")
-        for c in columns[2:]:
+        key = (r.get("arch") or "", simrows.variant_of(r), r["scenario"], r["strategy"])
+        if key in seen:
+            raise InputError(f"{path}: {r['scenario']}/{r['strategy']} appears twice for one build")
+        seen.add(key)
+        for c in counts:
             try:
                 v = float(r[c])
             except (TypeError, ValueError):
@@ -63,14 +71,21 @@ META_TYPES = {"date": str, "host": str, "arch": str, "kernel": str, "os": str, "
               "transparent_hugepage": str, "perf_event_paranoid": str, "cc": dict, "cxx": dict,
               "cflags": str, "link_order": str, "variants": list, "variant_flags": dict, "cpu": dict,
               "vulnerabilities": dict, "git": dict, "profile": str, "filter": str, "command": str,
-              "elapsed_s": (int, float)}
+              "elapsed_s": (int, float), "schedule": dict, "host_build": dict, "host_load": dict}
 
 
 # Fields inside meta.json's objects the scripts read, and their types.
 META_NESTED = {"git": {"commit": str, "dirty": bool}, "cc": {"version": str, "path": str},
                "cxx": {"version": str, "path": str},
                "cpu": {"vendor": str, "mhz": str, "mhz_nominal": (int, float),
-                       "mhz_measured": (int, float)}}
+                       "mhz_measured": (int, float)},
+               "schedule": {"budget_s": (int, float), "lookup_groups": list, "lookup_wall_s": (int, float),
+                            "other_wall_s": (int, float)},
+               "host_build": {"variant": str, "why": str}, "host_load": {"start": dict, "end": dict}}
+# make bench's lookup groups (schedule.lookup_groups) and the host's load
+# snapshots (host_load.start, .end), field by field.
+GROUP_TYPES = {"group": str, "blocks": int, "state": str, "wall_s": (int, float)}
+LOAD_TYPES = {"loadavg": str, "ticks": dict}
 CACHE_TYPES = {"level": int, "type": str, "size": str, "size_bytes": int, "line_bytes": int,
                "shared_cpu_list": str, "source": str}
 
@@ -132,7 +147,26 @@ def check_meta(path, meta):
     for k in ("variant_flags", "vulnerabilities"):
         if any(not isinstance(v, (str, type(None))) for v in (meta.get(k) or {}).values()):
             raise InputError(f"{path}: {k}: expected an object of strings")
+    _check_objects(path, "schedule.lookup_groups", (meta.get("schedule") or {}).get("lookup_groups"),
+                   GROUP_TYPES, required=True)
+    for end in ("start", "end"):
+        load = (meta.get("host_load") or {}).get(end)
+        _check_objects(path, f"host_load.{end}", [load] if load is not None else [], LOAD_TYPES)
+        ticks = (load or {}).get("ticks") or {}
+        if any(not isinstance(v, int) or isinstance(v, bool) for v in ticks.values()):
+            raise InputError(f"{path}: host_load.{end}.ticks: expected whole numbers")
     return meta
+
+
+def _check_objects(path, name, items, types, required=False):
+    """Each of @items an object whose fields have @types (each present where @required)."""
+    for item in items or []:
+        if not isinstance(item, dict):
+            raise InputError(f"{path}: {name}: expected a list of objects")
+        for f, t in types.items():
+            v = item.get(f)
+            if (v is None and required) or not _typed(v, t) or (isinstance(v, bool) and t is not bool):
+                raise InputError(f"{path}: {name}: {f}={v!r}: expected {_type_name(t)}")
 
 
 def check_disasm(path, dis):
@@ -240,6 +274,35 @@ def check_run(d, writes=True, tool_folder=False):
             raise InputError(f"{d}: a committed reference run (tracked by git); tools write into it "
                              f"only with {WRITE_REFERENCE}=1 (HACKING.md, regenerating the reference run)")
     return meta
+
+
+def same_run(a, b):
+    """Whether paths @a and @b, each a results folder or a samples file,
+    name the same samples (a folder stands for its benchmarks_file())."""
+    def samples(p):
+        try:
+            return benchmarks.benchmarks_file(p) if os.path.isdir(p) else p
+        except benchmarks.ResultsError:
+            return p
+    a, b = samples(a), samples(b)
+    return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
+
+
+def check_out(path, inputs):
+    """An --out file a tool may write, or InputError: a Markdown file (.md),
+    none of the @inputs (folders or files) nor a file inside one of those
+    folders other than a Markdown one, and in a committed reference run
+    only with WRITE_REFERENCE=1 (check_run()'s rule for writers)."""
+    if not path or not path.endswith(".md") or os.path.isdir(path):
+        raise InputError(f"--out {path!r}: expected a Markdown file name (FILE.md)")
+    folder = os.path.dirname(os.path.abspath(path))
+    for i in inputs:
+        if os.path.exists(path) and os.path.exists(i) and os.path.samefile(path, i):
+            raise InputError(f"--out {path}: that is an input; give another file")
+    run = os.path.lexists(os.path.join(folder, "meta.json"))
+    if run and os.environ.get(WRITE_REFERENCE) != "1" and committed(folder):
+        raise InputError(f"--out {path}: inside a committed reference run (tracked by git); tools write "
+                         f"into it only with {WRITE_REFERENCE}=1 (HACKING.md, regenerating the reference run)")
 
 
 def newest_run(results, samples=False):

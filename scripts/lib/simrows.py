@@ -5,7 +5,8 @@ results folder: `make cachesim` on x86-64 writes x86_64 rows, `make cachesim
 ARCH=arm64` arm64 rows of the plain and bti-pac builds, and each replaces
 only the rows of its own (arch, variant).  Files written before the arch and
 variant columns existed hold the folder's own architecture and the variant
-the build column names ("<commit> (<variant>)").  docs/results.md.
+the build column names ("<commit> (<variant>)", or "<commit>
+(<arch> <variant>)" as cachesim.py writes it now).  docs/results.md.
 """
 import re
 
@@ -19,7 +20,7 @@ def arch_of(row, default):
 def variant_of(row):
     if row.get("variant"):
         return row["variant"]
-    m = re.search(r"\(([a-z0-9_-]+)\)\s*$", row.get("build") or "")
+    m = re.search(r"\((?:[a-z0-9_]+ )?([a-z0-9_-]+)\)\s*$", row.get("build") or "")
     return m.group(1) if m else "plain"
 
 
