@@ -138,6 +138,13 @@ ifneq ($(filter-out reverse,$(LINK_ORDER)),)
 $(error LINK_ORDER=$(LINK_ORDER): expected reverse, or nothing for the usual order)
 endif
 reverse_words	= $(if $(1),$(call reverse_words,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+# The measured code is linked before the program's own objects, whole, its
+# first object text_start.S on a page: the harness's size never moves it
+# (docs/method.md#the-layout).  The harness keeps its functions out of the
+# .text.unlikely, .text.startup and .text.hot input sections, which the
+# linker places ahead of all .text (gcc; clang splits nothing by default).
+link_lib	= -Wl,--whole-archive $(filter %.a,$(1)) -Wl,--no-whole-archive
+HARNESS_TEXT	:= $(if $(filter clang%,$(CCNAME)),,-fno-reorder-functions -fno-reorder-blocks-and-partition)
 BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))$(if $(filter-out plain,$(VARIANT)),-$(VARIANT))$(if $(LINK_ORDER),-$(LINK_ORDER))
 ASAN_BUILD	?= $(BUILD)-asan
 
@@ -150,8 +157,10 @@ CFLAGS_COMMON	:= -std=c11 $(OPT) $(DWARF) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE 
 		   $(VARIANT_CFLAGS) $(EXTRA_CFLAGS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/regulator/*.c) \
-		   $(wildcard src/regulator/strategies/*.c) $(wildcard src/arch/$(ARCH)/*.S)
+# text_start.S first: the library's code starts on a page (see LINK_LIB).
+TEXT_START	:= src/arch/$(ARCH)/text_start.S
+LIB_SRCS	:= $(TEXT_START) $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/regulator/*.c) \
+		   $(wildcard src/regulator/strategies/*.c) $(filter-out $(TEXT_START),$(wildcard src/arch/$(ARCH)/*.S))
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
 SUITE_SRCS	:= bench/suite.c bench/outfile.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c
@@ -198,7 +207,8 @@ $(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
 # The suite's harness, which calls the measured code and times it: its
 # functions start on a cache line too, so that a change elsewhere in the
 # suite does not move them within their lines (docs/method.md#the-layout).
-$(1)/obj/bench/%.o: CFLAGS_COMMON += -falign-functions=64
+$(1)/obj/bench/%.o: CFLAGS_COMMON += -falign-functions=64 $$(HARNESS_TEXT)
+$(1)/obj/src/shim/%.o: CXXFLAGS_COMMON += $$(HARNESS_TEXT)
 
 $(1)/obj/%.o: %.c $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
@@ -234,13 +244,14 @@ endif
 $(1)/bin/opsbench-suite: $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$(if $$(LINK_ORDER),$$(call reverse_words,$$(filter %.o,$$^)) \
-		$$(filter-out %.o,$$^),$$^) -o $$@ -lbenchmark -lpthread -lm
+	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) \
+		$$(if $$(LINK_ORDER),$$(call reverse_words,$$(filter %.o,$$^)),$$(filter %.o,$$^)) \
+		-o $$@ -lbenchmark -lpthread -lm
 
 $(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
 	@rm -f $$@
 	@$$(if $$(Q),echo "  AR      $$@")
-	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$(call reverse_words,$$^),$$^)
+	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$(firstword $$^) $$(call reverse_words,$$(wordlist 2,9999,$$^)),$$^)
 
 $(1)/tests/%: $(1)/obj/tests/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
@@ -250,14 +261,14 @@ $(1)/tests/%: $(1)/obj/tests/%.o $(1)/libopsbench.a
 $(1)/bin/%: $(1)/obj/bench/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$^ -o $$@ -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) $$(filter %.o,$$^) -o $$@ -lm
 
 # The driver linked statically, from the same objects: what valgrind:arm64
 # runs under qemu-aarch64 (make cachesim ARCH=arm64; it stops on a dynamic one).
 $(1)/bin/opsbench-run-static: $(1)/obj/bench/opsbench-run.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) -static $$^ -o $$@ -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) -static $$(call link_lib,$$^) $$(filter %.o,$$^) -o $$@ -lm
 
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * text_start.S - where the library's code starts: on a page boundary.
+ *
+ * The Makefile puts this object first in libopsbench.a and links the whole
+ * library before a program's own objects, so that every function of the
+ * measured code lies at the same offset within its page whatever the
+ * harness around it (opsbench-suite, opsbench-run, a change to either)
+ * and whatever the sizes of the sections that precede .text.  The layout,
+ * and why it matters: docs/method.md#the-layout.
+ */
+#include "gnu_property.h"
+
+	.text
+	.p2align 12
+	.globl	ob_text_start
+	.type	ob_text_start, %function
+ob_text_start:
+	.size	ob_text_start, 0
+
+	.section .note.GNU-stack, "", %progbits
