@@ -157,10 +157,9 @@ CFLAGS_COMMON	:= -std=c11 $(OPT) $(DWARF) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE 
 		   $(VARIANT_CFLAGS) $(EXTRA_CFLAGS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-# text_start.S first: the library's code starts on a page (see LINK_LIB).
-TEXT_START	:= src/arch/$(ARCH)/text_start.S
-LIB_SRCS	:= $(TEXT_START) $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/regulator/*.c) \
-		   $(wildcard src/regulator/strategies/*.c) $(filter-out $(TEXT_START),$(wildcard src/arch/$(ARCH)/*.S))
+# text_start.S first: the library's code starts on a page (see link_lib).
+LIB_SRCS	:= src/arch/text_start.S $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/regulator/*.c) \
+		   $(wildcard src/regulator/strategies/*.c) $(wildcard src/arch/$(ARCH)/*.S)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
 SUITE_SRCS	:= bench/suite.c bench/outfile.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c

@@ -13,7 +13,6 @@
 #include <regex.h>
 #include <sched.h>
 #include <sys/personality.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,11 @@
  * and whatever the sizes of the sections that precede .text.  The layout,
  * and why it matters: docs/method.md#the-layout.
  */
-#include "gnu_property.h"
+#if defined(__x86_64__)
+#include "x86_64/gnu_property.h"
+#elif defined(__aarch64__)
+#include "arm64/gnu_property.h"
+#endif
 
 	.text
 	.p2align 12
