@@ -478,7 +478,7 @@ DISASM_OBJS	:= $(call disasm_objs,$(DISASM_X86_COLS) $(DISASM_ARM_COLS))
 DISASM_X86	:= $(call disasm_objs,$(DISASM_X86_COLS))
 
 deps-disasm:
-	@scripts/deps.sh build arm64
+	@scripts/deps.sh build arm64 disasm
 
 disasm: deps-disasm ## each strategy's hash-op and compare-op call sites under every variant, x86-64 and arm64, side by side
 	@$(MAKE) --no-print-directory $(DISASM_OBJS) $(TOOLS)

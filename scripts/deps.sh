@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - install what a make target needs and is missing (Debian/Ubuntu).
 #
-#   scripts/deps.sh GROUP...     groups: build test clang kcfi bench cachesim perf hyperfine arm64 report
+#   scripts/deps.sh GROUP...     groups: build test clang kcfi bench cachesim perf hyperfine disasm arm64 report
 #                                valgrind-arm64
 #   scripts/deps.sh --packages GROUP...   print the packages of the groups, one a line (tests)
 #
@@ -86,8 +86,9 @@ for group in "$@"; do
 	kcfi)	command -v clang-16 >/dev/null || pkgs+=(clang-19) ;;
 	bench)	pkgs+=(gcc g++ make libbenchmark-dev libbenchmark-tools python3 python3-scipy) ;;
 	cachesim) pkgs+=(valgrind util-linux python3) ;;
-	perf)	pkgs+=(linux-perf) ;;
-	hyperfine) pkgs+=(hyperfine) ;;
+	perf)	pkgs+=(linux-perf python3) ;;
+	hyperfine) pkgs+=(hyperfine python3) ;;
+	disasm)	pkgs+=(python3 binutils) ;;
 	report)	pkgs+=(gnuplot-nox python3 gcc libbenchmark-tools python3-scipy) ;;
 	arm64)	pkgs+=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user
 		       libcmocka-dev:arm64 libbenchmark-dev:arm64 file) ;;
@@ -98,7 +99,7 @@ for group in "$@"; do
 			pkgs+=(qemu-user util-linux python3 binutils-aarch64-linux-gnu)
 			unpack_vg_arm64=1
 		fi ;;
-	*)	echo "deps.sh: unknown group '$group' (build test clang kcfi bench cachesim perf hyperfine arm64 report valgrind-arm64)" >&2; exit 2 ;;
+	*)	echo "deps.sh: unknown group '$group' (build test clang kcfi bench cachesim perf hyperfine disasm arm64 report valgrind-arm64)" >&2; exit 2 ;;
 	esac
 done
 

@@ -36,10 +36,17 @@ TABLE
 )
 
 # The package that owns the file a command runs, through symlinks and alternatives.
+# A command that PATH finds outside every package (a pyenv python3 before
+# /usr/bin) is judged by the packaged one of the same name: a fresh root
+# has only that.
 owner() {
-	local f
-	f=$(readlink -f "$(command -v "$1")") || return 1
-	dpkg -S "$f" 2>/dev/null | grep -v '^diversion' | head -n 1 | cut -d: -f1 | cut -d, -f1
+	local f o
+	for f in "$(command -v "$1")" "/usr/bin/$1"; do
+		f=$(readlink -f "$f") || continue
+		o=$(dpkg -S "$f" 2>/dev/null | grep -v '^diversion' | head -n 1 | cut -d: -f1 | cut -d, -f1)
+		[[ -n $o ]] && { echo "$o"; return 0; }
+	done
+	return 1
 }
 
 # The commands in command position in shell text on stdin (first words of
