@@ -143,7 +143,20 @@ reverse_words	= $(if $(1),$(call reverse_words,$(wordlist 2,$(words $(1)),$(1)))
 # (docs/method.md#the-layout).  The harness keeps its functions out of the
 # .text.unlikely, .text.startup and .text.hot input sections, which the
 # linker places ahead of all .text (gcc; clang splits nothing by default).
-link_lib	= -Wl,--whole-archive $(filter %.a,$(1)) -Wl,--no-whole-archive
+# text_start.S is the first object of every program's link, outside the
+# archive, so that a layout suite can put a padded copy in its place.
+link_lib	= $(filter %/text_start.o,$(1)) -Wl,--whole-archive $(filter %.a,$(1)) -Wl,--no-whole-archive
+prog_objs	= $(filter-out %/text_start.o,$(filter %.o,$(1)))
+# make bench's layouts (docs/method.md#the-layout): layout N's suite,
+# opsbench-suite-layoutN, is the same objects relinked with the measured
+# code moved by N * LAYOUT_PAD bytes (21 cache lines: other cache sets and
+# page offsets); layout 0 is opsbench-suite itself.
+# LAYOUTS= (none) runs every block in the usual layout.
+LAYOUTS		:= 1 2 3
+LAYOUT_PAD	:= 1344
+ifneq ($(filter-out 1 2 3 4 5 6 7,$(LAYOUTS)),)
+$(error LAYOUTS=$(LAYOUTS): expected layout numbers 1..7, or nothing for the usual layout alone)
+endif
 HARNESS_TEXT	:= $(if $(filter clang%,$(CCNAME)),,-fno-reorder-functions -fno-reorder-blocks-and-partition)
 BUILD		?= build/$(ARCH)-$(subst $(CROSS),,$(CCNAME))$(if $(filter-out plain,$(VARIANT)),-$(VARIANT))$(if $(LINK_ORDER),-$(LINK_ORDER))
 ASAN_BUILD	?= $(BUILD)-asan
@@ -157,12 +170,13 @@ CFLAGS_COMMON	:= -std=c11 $(OPT) $(DWARF) $(WARN) -Iinclude -Isrc -D_GNU_SOURCE 
 		   $(VARIANT_CFLAGS) $(EXTRA_CFLAGS)
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-# text_start.S first: the library's code starts on a page (see link_lib).
-LIB_SRCS	:= src/arch/text_start.S $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/regulator/*.c) \
+# The library; text_start.S is linked before it (see link_lib).
+LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/regulator/*.c) \
 		   $(wildcard src/regulator/strategies/*.c) $(wildcard src/arch/$(ARCH)/*.S)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
-SUITE_SRCS	:= bench/suite.c bench/outfile.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c
+SUITE_SRCS	:= bench/suite.c bench/outfile.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c \
+		   bench/layout.c
 CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
@@ -240,34 +254,48 @@ $(1)/obj/src/strategies/static_call.o: $(1)/obj/src/strategies/static_call.s scr
 	$$(Q)$$(CC) -c $$(@:.o=.sites.s) -o $$@
 endif
 
-$(1)/bin/opsbench-suite: $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
+$(1)/bin/opsbench-suite: $(1)/obj/src/arch/text_start.o $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) \
+		$(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
 	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) \
-		$$(if $$(LINK_ORDER),$$(call reverse_words,$$(filter %.o,$$^)),$$(filter %.o,$$^)) \
+		$$(if $$(LINK_ORDER),$$(call reverse_words,$$(call prog_objs,$$^)),$$(call prog_objs,$$^)) \
+		-o $$@ -lbenchmark -lpthread -lm
+
+# The layout suites: the same link, text_start.o assembled with a pad.
+$(1)/obj/layout/%/src/arch/text_start.o: src/arch/text_start.S $(1)/gen/flags
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  AS      $$@")
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -DOB_TEXT_PAD=$$$$(($$* * $$(LAYOUT_PAD))) -c $$< -o $$@
+
+$(1)/bin/opsbench-suite-layout%: $(1)/obj/layout/%/src/arch/text_start.o $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) \
+		$(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) \
+		$$(if $$(LINK_ORDER),$$(call reverse_words,$$(call prog_objs,$$^)),$$(call prog_objs,$$^)) \
 		-o $$@ -lbenchmark -lpthread -lm
 
 $(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
 	@rm -f $$@
 	@$$(if $$(Q),echo "  AR      $$@")
-	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$(firstword $$^) $$(call reverse_words,$$(wordlist 2,9999,$$^)),$$^)
+	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$(call reverse_words,$$^),$$^)
 
 $(1)/tests/%: $(1)/obj/tests/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
 	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$^ -o $$@ -lcmocka -lm
 
-$(1)/bin/%: $(1)/obj/bench/%.o $(1)/libopsbench.a
+$(1)/bin/%: $(1)/obj/src/arch/text_start.o $(1)/obj/bench/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) $$(filter %.o,$$^) -o $$@ -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) $$(call prog_objs,$$^) -o $$@ -lm
 
 # The driver linked statically, from the same objects: what valgrind:arm64
 # runs under qemu-aarch64 (make cachesim ARCH=arm64; it stops on a dynamic one).
-$(1)/bin/opsbench-run-static: $(1)/obj/bench/opsbench-run.o $(1)/libopsbench.a
+$(1)/bin/opsbench-run-static: $(1)/obj/src/arch/text_start.o $(1)/obj/bench/opsbench-run.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) -static $$(call link_lib,$$^) $$(filter %.o,$$^) -o $$@ -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) -static $$(call link_lib,$$^) $$(call prog_objs,$$^) -o $$@ -lm
 
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
@@ -279,6 +307,7 @@ TESTS		:= $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 ASAN_TESTS	:= $(patsubst tests/%.c,$(ASAN_BUILD)/tests/%,$(TEST_SRCS))
 TOOLS		:= $(patsubst bench/%.c,$(BUILD)/bin/%,$(TOOL_SRCS))
 SUITE		:= $(BUILD)/bin/opsbench-suite
+SUITE_LAYOUTS	= $(foreach n,$(LAYOUTS),$(1)-layout$(n))
 ASAN_TOOLS	:= $(patsubst bench/%.c,$(ASAN_BUILD)/bin/%,$(TOOL_SRCS))
 
 .SECONDARY:
@@ -303,7 +332,7 @@ tests: $(TESTS) ## build the unit tests
 
 tools: $(TOOLS) ## build opsbench-run, the one-scenario driver
 
-suite: $(SUITE) ## build opsbench-suite, the Google Benchmark suite
+suite: $(SUITE) $(call SUITE_LAYOUTS,$(SUITE)) ## build opsbench-suite, the Google Benchmark suite (and its layout suites)
 
 # The driver linked statically (make cachesim ARCH=arm64, make test-arm64).
 static-driver: $(BUILD)/bin/opsbench-run-static
@@ -345,13 +374,14 @@ bench: deps-bench ## measure every strategy (PROFILE=quick|standard|full, FILTER
 	@$(MAKE) --no-print-directory bench-run
 
 bench-run:
-	@$(MAKE) --no-print-directory $(SUITE) $(TOOLS)
+	@$(MAKE) --no-print-directory suite $(TOOLS)
 	@for v in $(BENCH_VARIANTS); do \
 		if [ $$v = kcfi ]; then cc="CC=$(KCFI_CC) CXX=$(subst clang,clang++,$(KCFI_CC))"; else cc=; fi; \
 		$(MAKE) --no-print-directory VARIANT=$$v $$cc suite || exit; \
 	done
 	@exec env SUITE=$(SUITE) DRIVER=$(BUILD)/bin/opsbench-run VARIANT_SUITES='$(foreach v,$(BENCH_VARIANTS),$(v)=$(call bench_suite,$(v)))' \
 	 OB_CC='$(CC)' OB_CXX='$(CXX)' OB_CFLAGS='$(CFLAGS_COMMON)' OB_LINK_ORDER='$(LINK_ORDER)' \
+	 OB_LAYOUTS='0 $(LAYOUTS)' OB_LAYOUT_PAD='$(LAYOUT_PAD)' \
 	 OB_VARIANTS='plain $(BENCH_VARIANTS)' $(foreach v,$(BENCH_VARIANTS),$(call flags_env,$(v))) \
 	 OB_HOST_BUILD='$(BENCH_VARIANTS_$(PROFILE))' OB_HOST_BUILD_WHY='$(subst ','"'"',$(HOST_BUILD_WHY))' \
 	 scripts/bench.sh
@@ -553,7 +583,7 @@ test: deps-test ## install what is missing, then run every test (plain, then und
 
 SCRIPT_TESTS	:= $(wildcard tests/test_*.sh tests/test_*.py)
 
-test-unit: $(TESTS) $(TOOLS) $(SUITE) $(FUZZ_BIN) ## run the unit and script tests (no dependency step)
+test-unit: $(TESTS) $(TOOLS) $(SUITE) $(call SUITE_LAYOUTS,$(SUITE)) $(FUZZ_BIN) ## run the unit and script tests (no dependency step)
 	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(SUITE) OPSBENCH_FUZZ=$(FUZZ_BIN) \
 	 OPSBENCH_BUILD=$(BUILD) OPSBENCH_VARIANT=$(VARIANT) \
 	 OPSBENCH_FUZZ_SECONDS=$(FUZZ_SMOKE) scripts/run-tests.sh tests $(TESTS) $(SCRIPT_TESTS)
@@ -576,6 +606,7 @@ help: ## list the targets and the variables they take
 	@echo "           PROFILE=quick|standard|full  FILTER=regex  PASSES=N BUDGET=S (make bench: most blocks per lookup group, seconds for the lookup groups; default: the profile's)"
 	@echo "           BENCH_BUILD=variant|none (make bench: the build besides plain; default: the one that matches this kernel's mitigations)"
 	@echo "           LINK_ORDER=reverse (the library's objects linked in the other order, a tree of its own: does a result move with the layout?)"
+	@echo "           LAYOUTS= (make bench: every block in the usual layout; by default each block draws one of 4 code layouts and 4 stack offsets)"
 	@echo "build tree: $(BUILD) (ASan+UBSan: $(ASAN_BUILD))"
 	@echo
 	@if [ -x $(SUITE) ]; then echo "profiles (make bench PROFILE=..., from $(SUITE) --list-profiles):"; $(SUITE) --list-profiles; \

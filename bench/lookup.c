@@ -391,6 +391,8 @@ static void sample_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 	(void)iters;
 	ob_gb_counter(st, "round", smp->round, OB_GB_PLAIN);
 	ob_gb_counter(st, "pass", smp->pass, OB_GB_PLAIN);
+	ob_gb_counter(st, "layout_code_bytes", ob_layout_code_bytes(), OB_GB_PLAIN);
+	ob_gb_counter(st, "layout_stack_bytes", ob_layout_stack_bytes, OB_GB_PLAIN);
 	ob_gb_counter(st, "dentry_bytes", (double)b->mem.object_size, OB_GB_PLAIN);
 	ob_gb_counter(st, "total_bytes", (double)b->mem.total, OB_GB_PLAIN);
 	ob_gb_counter(st, "huge_page_share", b->mem.mapped ?

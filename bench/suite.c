@@ -353,6 +353,7 @@ static const struct flag {
 	{ { "sample-ms",     required_argument, NULL, 'm' }, "MS",    "lookup groups: milliseconds one sample aims at, 0.001..1000 (default: the profile's)" },
 	{ { "sub-sample-us", required_argument, NULL, 'u' }, "US",    "lookup groups: microseconds the shortest warm sub-sample aims at, 1..100000 (default: the profile's)" },
 	{ { "pass",	     required_argument, NULL, 'k' }, "K/N",   "lookup groups: run the K-th of N equal slices of the rounds, 1 <= K <= N <= 64 (default 1/1)" },
+	{ { "stack-offset",  required_argument, NULL, 'o' }, "BYTES", "lookup groups: start the measured code's stack BYTES lower, a multiple of 16, 0..65536 (make bench's layouts; default 0)" },
 	{ { "cpu",	     required_argument, NULL, 'c' }, "N",     "pin the process to CPU N (default: the highest CPU it may use)" },
 	{ { "no-pin",	     no_argument,	NULL, 'P' }, NULL,    "do not pin the process to one CPU" },
 	{ { "help",	     no_argument,	NULL, 'h' }, NULL,    "this help" },
@@ -417,6 +418,7 @@ static void usage(void)
 {
 	printf("usage: opsbench-suite [--profile P] (--list-groups | --list | --group G) [--filter RE] [--cpu N | --no-pin]\n"
 	       "                      [--scenario NAME] [--rounds N] [--sample-ms MS] [--sub-sample-us US] [--pass K/N]\n"
+	       "                      [--stack-offset BYTES]\n"
 	       "                      [--benchmark_* flags of Google Benchmark]\n"
 	       "       opsbench-suite --list-profiles\n"
 	       "       opsbench-suite [--profile P] --print-schedule\n\n"
@@ -622,6 +624,16 @@ static int parse_args(int argc, char **argv, struct suite_cfg *cfg, struct args 
 			a->pin = (int)num;
 			break;
 		case 'P': a->pin = -2; break;
+		case 'o':
+			if (parse_number("stack-offset", optarg, 0, OB_STACK_OFFSET_MAX, "a whole number of bytes", &num))
+				return EXIT_USAGE;
+			if (ob_set_stack_offset((size_t)num)) {
+				fprintf(stderr, "opsbench-suite: --stack-offset '%s': expected a multiple of 16, 0..%u\n",
+					optarg, OB_STACK_OFFSET_MAX);
+				return EXIT_USAGE;
+			}
+			ob_layout_stack_bytes = (unsigned int)num;
+			break;
 		case 'r':
 			if (parse_number("rounds", optarg, 2, 100000, "a whole number", &num))
 				return EXIT_USAGE;

@@ -119,6 +119,15 @@ void bench_push(struct bench_list *l, const struct ob_gb_bench *b);
 /* calloc() that ends the process with a message when memory runs out. */
 void *xcalloc(size_t n, size_t size);
 
+/*
+ * This process's layout (docs/method.md#the-layout): how many bytes the
+ * measured code is moved by (the pad after ob_text_start that this binary
+ * was linked with), and how far below its usual top the fixed stack starts
+ * (--stack-offset).  Every lookup sample reports both.
+ */
+unsigned int ob_layout_code_bytes(void);
+extern unsigned int ob_layout_stack_bytes;
+
 /* Nanoseconds per core clock cycle, measured once per process (calib.c). */
 double ob_cycle_ns(void);
 

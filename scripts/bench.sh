@@ -19,7 +19,9 @@
 # the profile's minimum of blocks, a group stops when every ratio of it is
 # pinned (scripts/blocks.py), when it has had PASSES blocks (the profile's
 # cap by default), or when the lookup groups have taken BUDGET seconds (the
-# profile's; 0: none).  Why: docs/method.md#blocks.
+# profile's; 0: none); each sweep runs the open groups widest interval
+# first.  Each block runs under a layout of its own (OB_LAYOUTS, below).
+# Why: docs/method.md#blocks.
 #
 # The folder is built under a hidden temporary name and renamed when the run
 # is complete, so an earlier run is never overwritten and a half-written one
@@ -53,6 +55,7 @@ if [[ ! $budget =~ ^[0-9]{1,6}$ ]]; then
 	echo "bench: BUDGET='$budget': expected a whole number of seconds (0: no limit)" >&2
 	exit 2
 fi
+budget=$((10#$budget)) # decimal, as meta.json records it: 08 is 8, not an octal error
 ((min_blocks > passes)) && min_blocks=$passes
 if ! "$suite" --profile "$profile" --pass "$passes/$passes" --list-groups >/dev/null; then
 	exit 2
@@ -134,13 +137,30 @@ if [[ -n ${DRIVER:-} ]]; then
 	"$DRIVER" --list --json >"$tmp/registry.json" || fail_after "writing registry.json failed"
 fi
 
+# The layouts a lookup block runs under (docs/method.md#the-layout): block
+# K takes code layout (K-1) mod L (layout N > 0 is the binary
+# opsbench-suite-layoutN) and stack layout ((K-1) + (K-1)/L) mod L, so that
+# L*L blocks see every pair once.  Each stack layout starts the measured
+# code's stack 7 cache lines and 16 bytes lower than the last.
+read -r -a layouts <<<"${OB_LAYOUTS:-0}"
+STACK_STEP=464
+code_layout() { echo "${layouts[$((($1 - 1) % ${#layouts[@]}))]}"; }
+stack_offset() { echo $(((($1 - 1 + ($1 - 1) / ${#layouts[@]}) % ${#layouts[@]}) * STACK_STEP)); }
+
 # run_block I K N: group I's block K of N (1/1: a group that is not a
-# lookup group), into parts/I/K.json; one line of parts/schedule.tsv.
+# lookup group, run in the usual layout), into parts/I/K.json; one line of
+# parts/schedule.tsv.
 run_block() {
-	local i=$1 k=$2 n=$3 g=${groups[$1]} dir="$tmp/parts/$1" t0 t1 rc
+	local i=$1 k=$2 n=$3 g=${groups[$1]} dir="$tmp/parts/$1" t0 t1 rc bin=${suites[$1]} offset=0 c=0
 	mkdir -p "$dir" || fail_after "cannot create $dir"
+	if ((n > 1)); then
+		c=$(code_layout "$k")
+		offset=$(stack_offset "$k")
+	fi
+	((c)) && bin+=-layout$c
+	[[ -x $bin ]] || fail_after "the layout suite $bin is missing (make suite builds it)"
 	t0=$(date +%s.%N)
-	"${suites[$i]}" --profile "$profile" --group "$g" --pass "$k/$n" ${filter:+--filter="$filter"} \
+	"$bin" --profile "$profile" --group "$g" --pass "$k/$n" --stack-offset "$offset" ${filter:+--filter="$filter"} \
 		--benchmark_out="$dir/$k.json.part" --benchmark_out_format=json >>"$tmp/console.txt" 2>"$dir/$k.err" &
 	child=$!
 	wait "$child" || {
@@ -191,8 +211,10 @@ for ((k = 1; k <= passes && ${#open[@]}; k++)); do
 		blocks[$i]=$k
 	done
 	((k < min_blocks)) && continue
-	judged=$("$py" scripts/blocks.py "$tmp/parts" --target "$target_pct" --min "$min_blocks" "${open[@]}") ||
-		fail_after "judging the blocks failed"
+	# Widest first: when the budget runs out within a sweep, the groups
+	# furthest from pinned have had their block.
+	judged=$("$py" scripts/blocks.py "$tmp/parts" --target "$target_pct" --min "$min_blocks" "${open[@]}" |
+		sort -s -k3,3gr; exit "${PIPESTATUS[0]}") || fail_after "judging the blocks failed"
 	next=()
 	while read -r i kept widest state; do
 		[[ ${status[$i]:-} == budget ]] && continue

@@ -192,6 +192,10 @@ def describe(args):
         "cflags": os.environ.get("OB_CFLAGS"),
         # make bench LINK_ORDER=reverse: the library's objects linked in the other order
         "link_order": os.environ.get("OB_LINK_ORDER") or "usual",
+        # make bench's layouts (docs/method.md#the-layout): the code layouts
+        # its blocks were drawn from, and the bytes each moves the code by
+        "layouts": [int(x) for x in os.environ.get("OB_LAYOUTS", "0").split()],
+        "layout_pad_bytes": int(os.environ.get("OB_LAYOUT_PAD") or 0),
         # Code-generation variants measured, and what each adds to cflags.
         "variants": variants,
         "variant_flags": {v: os.environ.get("OB_FLAGS_" + v.replace("-", "_"), "") for v in variants},

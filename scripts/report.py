@@ -51,7 +51,8 @@ def main():
                 if view:
                     by_context[f"component context, Linux {k}, {v} build"] = claims.evaluate(view)
         lookups = lookup_section(data)
-        head = runstate.headline_section(data) + "\n" + runstate.run_section(data)
+        head = runstate.headline_section(data) + "\n" + runstate.run_section(data) + "\n" + \
+            runstate.variance_section(data["results"])
         # The claims resting on simulated counts, on arm64's machine code too.
         arm = claims.isa_view(data, "arm64") if data["meta"].get("arch") not in ("arm64", "aarch64") else None
         by_isa = {fn.__name__: fn(arm) for fn in claims.ISA_CLAIMS} if arm else {}

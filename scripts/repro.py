@@ -10,8 +10,9 @@ Google Benchmark JSON files.  --match keeps the scenarios whose name (mode and a
 default the L1- and L2-sized scenarios.  Prints a Markdown table, then the
 ratios that do not agree within --tolerance percent (default 3) again, and,
 then how many agree, and how many of those that do not the runs themselves
-could not pin down to the tolerance: a 95% interval (stats.paired(), which
-resamples the processes too) wider than +-tolerance in either run.  Such a
+could not pin down to the tolerance: a 95% interval (stats.paired(), over
+the blocks) wider than +-tolerance in either run, and how many differ by
+more than 1.96 combined standard errors.  Such a
 ratio moves within one run as much as between two; a disagreement of a ratio
 that both runs pinned down is the one that says the method lost something.
 Each row also says from how many of its processes each ratio comes (the
@@ -123,7 +124,7 @@ def compare(a, b, match, tol):
     """Every ratio both runs have, for scenarios @match finds: (table rows,
     [(wide, row)] of those not within @tol, the largest |B/A - 1|, and
     [|B/A - 1|] of those both runs pinned)."""
-    rows, misses, worst, pinned = [], [], 0.0, []
+    rows, misses, worst, pinned, beyond = [], [], 0.0, [], 0
     for sc in sorted(set(a) & set(b)):
         if not match.search(sc):
             continue
@@ -137,12 +138,16 @@ def compare(a, b, match, tol):
             worst = max(worst, abs(d))
             if stats.pinned(pa) and stats.pinned(pb):
                 pinned.append(abs(d))
+            # Beyond the two runs' combined standard errors: with honest
+            # intervals, about 5% of the ratios.
+            se = (pa["ratio_se"] ** 2 + pb["ratio_se"] ** 2) ** 0.5
+            beyond += abs(pb["ratio"] - pa["ratio"]) > 1.96 * se
             verdict = "yes" if abs(d) <= tol else ("no (wide)" if wide else "no")
             rows.append(f"| {sc} | {s} | {cell(pa)} | {cell(pb)} | {d * 100:+.1f}% | {verdict} | "
                         f"{procs(pa)}, {procs(pb)} |")
             if abs(d) > tol:
                 misses.append((wide, rows[-1]))
-    return rows, misses, worst, pinned
+    return rows, misses, worst, pinned, beyond
 
 
 def main():
@@ -152,12 +157,13 @@ def main():
     except benchmarks.ResultsError as e:
         plumbing.die(f"repro: {e}")
     tol, pct = args.tolerance / 100, f"{args.tolerance:g}%"
-    rows, misses, worst, pinned = compare(a, b, args.match, tol)
+    rows, misses, worst, pinned, beyond = compare(a, b, args.match, tol)
     if not rows:
         plumbing.die(f"repro: no scenario matching {args.match.pattern!r} with paired rounds in both runs")
     lines = [f"# Reproducibility: {args.a} against {args.b}\n",
-             "Paired ratio to the baseline (median of per-round ratios) in each run, with its 95% "
-             "bootstrap interval (processes, then rounds, resampled), and the difference B/A - 1. "
+             "Paired ratio to the baseline (the mean over blocks of each block's median per-round "
+             "ratio) in each run, with its 95% t interval over the blocks (docs/method.md#statistics), "
+             "and the difference B/A - 1. "
              f"Agreement: within {pct}. A ratio is *wide* where an interval reaches "
              f"further than {pct} from it: that run could not pin it down to the "
              "tolerance by itself (marked on the ratios that do not agree). *Processes*: how many "
@@ -169,9 +175,12 @@ def main():
     lines.append(f"\n{len(rows) - len(misses)} of {len(rows)} ratios agree within {pct}; "
                  f"the largest difference is {worst * 100:.1f}%. Of the {len(misses)} that do not, "
                  f"{sum(wide for wide, _ in misses)} are wide in at least one run.")
+    lines.append(f"{beyond} of {len(rows)} ratios ({100 * beyond / len(rows):.1f}%) differ by more than "
+                 "1.96 combined standard errors (with intervals that hold, about 5%).")
     if pinned:
-        lines.append(f"Of the {len(pinned)} ratios both runs call pinned (95% interval within "
-                     f"+-{stats.PIN_PCT:g}%), {sum(x <= tol for x in pinned)} agree within "
+        lines.append(f"Of the {len(pinned)} ratios both runs call pinned (95% interval over at least "
+                     f"{stats.MIN_PIN_BLOCKS} blocks within +-{stats.PIN_PCT:g}%), "
+                     f"{sum(x <= tol for x in pinned)} agree within "
                      f"{pct} (largest {max(pinned) * 100:.1f}%); {len(rows) - len(pinned)} "
                      "are not pinned in at least one run.")
     lines += costmodel_lines(args.a, args.b)

@@ -29,7 +29,8 @@ def main(argv):
     try:
         data = load_run(argv[1])
         lookups = lookup_section(data)
-        head = runstate.headline_section(data) + "\n" + runstate.run_section(data)
+        head = runstate.headline_section(data) + "\n" + runstate.run_section(data) + "\n" + \
+            runstate.variance_section(data["results"])
     except (InputError, benchmarks.ResultsError) as e:
         plumbing.die(f"summary: {e}")
     text = "\n".join(s for s in (

@@ -24,6 +24,20 @@ struct call {
 
 static ucontext_t caller, callee;
 static struct call pending;
+#endif
+
+/* How far below the fixed stack's usual top ob_call_on_fixed_stack() starts. */
+static size_t stack_offset;
+
+int ob_set_stack_offset(size_t bytes)
+{
+	if (bytes % 16 || bytes > OB_STACK_OFFSET_MAX)
+		return -EINVAL;
+	stack_offset = bytes;
+	return 0;
+}
+
+#ifndef OB_NO_STACK_SWITCH
 
 static void trampoline(void)
 {
@@ -35,6 +49,7 @@ int ob_call_on_fixed_stack(void (*fn)(void *arg), void *arg, struct ob_err *err)
 {
 #ifdef OB_NO_STACK_SWITCH
 	(void)err;
+	(void)stack_offset;
 	fn(arg);
 	return 0;
 #else
@@ -53,9 +68,12 @@ int ob_call_on_fixed_stack(void (*fn)(void *arg), void *arg, struct ob_err *err)
 		munmap(stack, STACK_BYTES);
 		return ob_errorf(err, -errno, "getcontext: %s", strerror(errno));
 	}
-	/* The top page stays mapped but unused: ob_pollute() reads above its caller. */
+	/*
+	 * The top page stays mapped but unused: ob_pollute() reads above its
+	 * caller.  The layout's offset moves the top further down.
+	 */
 	callee.uc_stack.ss_sp = stack;
-	callee.uc_stack.ss_size = STACK_BYTES - 4096;
+	callee.uc_stack.ss_size = STACK_BYTES - 4096 - stack_offset;
 	callee.uc_link = &caller;
 	pending = (struct call) { .fn = fn, .arg = arg };
 	makecontext(&callee, trampoline, 0);

@@ -92,8 +92,8 @@ class TestVerdicts(Fixture):
     def test_known_input_gives_known_table(self):
         _, report = self.verdicts("supported")
         # flag_gated: samples spread around 5.0 ns; direct (4.8) is the baseline.
-        self.assertIn("| flag_gated | 4.96 | 4.95 | 4.99 | 19.8 | 1.042 [1.042, 1.042] | 192 | 39 |", report)
-        self.assertIn("| null_tested | 43.4 | 43.3 | 43.6 | 173.5 | 1.084 [1.079, 1.089] | "
+        self.assertIn("| flag_gated | 4.96 | 4.95 | 4.99 | 19.8 | 1.042 [1.042, 1.042] (1 block) (not pinned) | 192 | 39 |", report)
+        self.assertIn("| null_tested | 43.4 | 43.3 | 43.6 | 173.5 | 1.084 [1.079, 1.089] (1 block) (not pinned) | "
                       "+3.36 [+3.19, +3.53] | 0.28 | 192 | 39 |", report)
         self.assertIn("| null_test/nonnull:100 | 1.8 | [1.78, 1.81] | 0.6% | 1.29x |", report)
         self.assertIn("**Verdict: supported.**", report)

@@ -12,6 +12,8 @@
 #ifndef OPSBENCH_STACK_H
 #define OPSBENCH_STACK_H
 
+#include <stddef.h>
+
 #include "opsbench/error.h"
 
 #ifdef __cplusplus
@@ -26,6 +28,18 @@ extern "C" {
  * stack switches, call @fn on the ordinary stack.
  */
 int ob_call_on_fixed_stack(void (*fn)(void *arg), void *arg, struct ob_err *err);
+
+/* The largest offset ob_set_stack_offset() takes, in bytes. */
+#define OB_STACK_OFFSET_MAX	65536u
+
+/*
+ * ob_set_stack_offset - start the stacks of later ob_call_on_fixed_stack()
+ * calls @bytes below their usual top (a multiple of 16, at most
+ * OB_STACK_OFFSET_MAX): the stack part of a block's layout
+ * (docs/method.md#the-layout).  0, or -EINVAL for another value.
+ * opsbench-run never calls it: simulated counts keep offset 0.
+ */
+int ob_set_stack_offset(size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -117,14 +117,14 @@ def load_gb(path, raw=False):
                 entry["counters"].setdefault(k, []).append(float(v))
     if not out:
         raise ResultsError(f"{path}: no benchmark results in its 'benchmarks' list: nothing to report")
-    # The run's quiet host level, for the run-wide slow-phase rule (stats.quiet_processes()):
+    # Each build's quiet host level, for the run-wide slow-phase rule (stats.quiet_processes()):
     # one level per process (its samples all carry it).
     # A process is one pass of one group: its scenario's arguments after the mode.
-    from .stats import run_floor
-    floor = run_floor((name.split("/mode:")[-1].split("/", 1)[-1], e) for name, e in out.items())
-    if floor is not None:
-        for e in out.values():
-            e["host_floor"] = floor
+    from .stats import build_of, run_floor
+    floors = run_floor((name.split("/mode:")[-1].split("/", 1)[-1], e) for name, e in out.items())
+    for name, e in out.items():
+        if floors.get(build_of(name)) is not None:
+            e["host_floor"] = floors[build_of(name)]
     return out, skipped
 
 

@@ -71,7 +71,8 @@ META_TYPES = {"date": str, "host": str, "arch": str, "kernel": str, "os": str, "
               "transparent_hugepage": str, "perf_event_paranoid": str, "cc": dict, "cxx": dict,
               "cflags": str, "link_order": str, "variants": list, "variant_flags": dict, "cpu": dict,
               "vulnerabilities": dict, "git": dict, "profile": str, "filter": str, "command": str,
-              "elapsed_s": (int, float), "schedule": dict, "host_build": dict, "host_load": dict}
+              "elapsed_s": (int, float), "schedule": dict, "host_build": dict, "host_load": dict,
+              "layouts": list, "layout_pad_bytes": int}
 
 
 # Fields inside meta.json's objects the scripts read, and their types.

@@ -68,16 +68,21 @@ def host_state(data):
 
 
 def _host_slow_processes(res):
-    """({(scenario without mode, pass)} the run-wide rule sets aside, how many processes there were)."""
-    levels, floor = {}, None
+    """({(scenario without mode, pass)} the run-wide rule sets aside, how
+    many processes there were): each process against its own build's quiet
+    level (load_gb()'s "host_floor")."""
+    levels, floors = {}, {}
     for name, e in res.items():
         if not name.startswith("lookup/"):
             continue
-        floor = floor or e.get("host_floor")
         group = name.split("/mode:", 1)[-1].split("/", 1)[-1]
+        floors.setdefault(stats.build_of(group), e.get("host_floor"))
         for p, h in zip(e["counters"].get("pass", ()), e["counters"].get("host_level_ns", ())):
             levels[(group, p)] = h
-    return stats.host_slow(levels, floor), len(levels)
+    slow = set()
+    for b, floor in floors.items():
+        slow |= stats.host_slow({k: v for k, v in levels.items() if stats.build_of(k[0]) == b}, floor)
+    return slow, len(levels)
 
 
 def run_section(data):
@@ -105,9 +110,17 @@ def run_section(data):
     have = [p for _, _, p in comps if p]
     pinned = [p for p in have if stats.pinned(p)]
     if have:
-        lines.append(f"- Ratios pinned (95% interval within +-{stats.PIN_PCT:g}%): **{len(pinned)} of "
-                     f"{len(have)}**" + ("" if len(pinned) == len(have) else
-                                         "; the others are marked *not pinned* in the tables") + ".")
+        lines.append(f"- Ratios pinned (95% interval over at least {stats.MIN_PIN_BLOCKS} blocks within "
+                     f"+-{stats.PIN_PCT:g}%): **{len(pinned)} of {len(have)}**" +
+                     ("" if len(pinned) == len(have) else
+                      "; the others are marked *not pinned* in the tables") + ".")
+        two = [p for p in have if p.get("levels")]
+        few = [p for p in have if p["processes"] < stats.MIN_PIN_BLOCKS]
+        loose = [p for p in have if not stats.pinned(p) and not p.get("levels")]
+        lines.append(f"- Two-level ratios (blocks in two clusters at least {stats.TWO_LEVEL_PCT:g}% apart, "
+                     f"docs/method.md#two-level-ratios): **{len(two)}** ({sum(map(stats.pinned, two))} of them "
+                     f"pinned all the same); pinned or named two-level: {len(have) - len(loose)} of {len(have)}"
+                     + (f"; on fewer than {stats.MIN_PIN_BLOCKS} blocks: {len(few)}" if few else "") + ".")
     groups = sched.get("lookup_groups") or []
     if groups:
         states = {}
@@ -150,10 +163,7 @@ def _group_rows(res, groups):
 
 
 def _cell(p):
-    if not p:
-        return "n/a"
-    mark = "" if p["differs"] else " ~"
-    return f"{p['ratio']:.3f}{mark}" + ("" if stats.pinned(p) else " (not pinned)")
+    return stats.ratio_cell(p)
 
 
 def headline_section(data):
@@ -198,4 +208,41 @@ def headline_section(data):
             "ops, uniform order, warm): for the bare dcache lookup and for a whole path component as "
             "the kernel runs it (permission check, LSM hook, lookup, `step_into`; docs/model.md#context), "
             "in each build. `~`: the interval holds 1 (no measurable difference); *not pinned*: its "
-            "95% interval is wider than +-1%.\n\n" + table(header, [base_row] + rows) + "\n")
+            f"95% interval is wider than +-{stats.PIN_PCT:g}% or rests on fewer than {stats.MIN_PIN_BLOCKS} "
+            "blocks; *two levels*: its blocks fall into two clusters, each given with its share.\n\n" + table(header, [base_row] + rows) + "\n")
+
+
+def _kind(sc):
+    """A scenario's kind: its mode, context (with the kernel) and build."""
+    _, a = benchmarks.parse_name("x/" + sc)
+    ctx = f"component {a['kernel']}" if a.get("context") == "component" else "bare lookup"
+    return f"{a.get('mode')}, {ctx}, {a.get('variant', 'plain')}"
+
+
+def variance_section(res):
+    """Per scenario kind, the median share of a ratio's variance that is
+    layout, block (process) and round (stats.variance_components())."""
+    kinds = {}
+    for sc, strat in benchmarks.lookup_scenarios(res).items():
+        base = strat.get(baseline_of(strat))
+        q = stats.quiet_processes(list(strat.values()))
+        for s, e in strat.items():
+            if base and e is not base:
+                vc = stats.variance_components(base, e, q["kept"] if q else None)
+                if vc:
+                    kinds.setdefault(_kind(sc), []).append(vc)
+    if not kinds:
+        return ""
+    import statistics
+    rows = []
+    for k, vcs in sorted(kinds.items()):
+        def share(level):
+            xs = [v[level] / t for v in vcs if v[level] is not None
+                  for t in [sum(x for x in v.values() if x is not None)] if t > 0]
+            return f"{100 * statistics.median(xs):.0f}%" if xs else "n/a"
+        rows.append([k, len(vcs), share("layout"), share("block"), share("round")])
+    return ("## Where the variance is\n\nPer scenario kind, the median over its ratios of the share of "
+            "a per-round ratio's variance that comes from the code layout, from the block (the process, "
+            "its placement and its stack offset) and from the round (Kalibera and Jones' variance "
+            "components, docs/method.md#statistics). n/a: one layout in the run.\n\n" +
+            table(["kind (mode, context, build)", "ratios", "layout", "block", "round"], rows) + "\n")

@@ -24,6 +24,7 @@ def machine_section(meta):
             ("C++ compiler", (meta.get("cxx") or {}).get("version")),
             ("flags", meta.get("cflags")),
             ("link order (LINK_ORDER)", meta.get("link_order") or "usual"),
+            ("layouts (LAYOUTS)", _layouts(meta)),
             ("git commit", f"{(meta.get('git') or {}).get('commit')}"
                            f"{' (dirty tree)' if (meta.get('git') or {}).get('dirty') else ''}"),
             ("profile / command", f"{meta.get('profile')} / `{meta.get('command')}`"),
@@ -66,6 +67,15 @@ def served_from(working_set, chase, meta):
     return label, at
 
 
+def _layouts(meta):
+    """The layouts a run's blocks were drawn from, in words."""
+    ls = meta.get("layouts")
+    if not isinstance(ls, list) or len(ls) < 2:
+        return "one (the usual)"
+    return (f"{len(ls)} code layouts (the measured code moved by multiples of "
+            f"{meta.get('layout_pad_bytes')} bytes) x {len(ls)} stack offsets, one pair per block")
+
+
 def lookup_section(data):
     res, cs = data["results"], data["cachesim"]
     scen = benchmarks.lookup_scenarios(res)
@@ -76,18 +86,19 @@ def lookup_section(data):
            "timestamps, the pollution and a warm-up lookup on copied objects before it untimed): each strategy's 10th percentile, minimum "
            "and median ns per lookup over the rounds, the 10th percentile in core cycles (the "
            "process's own calibration), and the **paired ratio** to the baseline (`direct`, or "
-           "`null_tested` where `direct` cannot run): the median over rounds of the strategy's "
-           "sample divided by the baseline's sample of the same round (measured interleaved with "
-           "it, sub-sample by sub-sample), with its 95% bootstrap "
-           "interval (resampling the processes that measured the rounds, then the rounds within "
-           "each: the interval covers how the ratio moves from process to process, not only from "
-           "round to round); `~` marks an interval that holds 1 (no measurable difference). A process "
+           "`null_tested` where `direct` cannot run): per block (one process, under a layout drawn "
+           "for it), the median over its rounds of the strategy's sample divided by the baseline's "
+           "sample of the same round (measured interleaved with it, sub-sample by sub-sample); the "
+           "ratio is the mean of the blocks' ratios, with its 95% t interval over the blocks, which "
+           "covers how the ratio moves from process to process and layout to layout "
+           "(docs/method.md#statistics); `~` marks an interval that holds 1 (no measurable "
+           "difference), *two levels* a ratio whose blocks fall into two clusters. A process "
            f"whose level (the geometric mean of its strategies' median samples) is more than "
            f"{stats.QUIET_SLACK:g}x the quietest process's ran in the host's slow state, which slows "
            "memory-bound work more than fixed costs and so moves the ratios: its rounds are set aside "
            "from the ratios, and the scenario says how many were. Cold scenarios "
            "also give the paired difference in ns and the minimal detectable effect (MDE: 2.8 "
-           "bootstrap standard errors). Counters per lookup are labelled measured (PMU).\n"]
+           "standard errors). Counters per lookup are labelled measured (PMU).\n"]
     for sc, strat in sorted(scen.items()):
         base_name, rows_by = compare_scenario(strat)
         cold = "mode:cold" in sc
@@ -102,8 +113,8 @@ def lookup_section(data):
             if s == base_name:
                 rel = "1 (baseline)"
             elif pr:
-                rel = (f"{pr['ratio']:.3f} [{pr['ratio_ci'][0]:.3f}, {pr['ratio_ci'][1]:.3f}]" +
-                       ("" if pr["differs"] else " ~") + ("" if stats.pinned(pr) else " (not pinned)"))
+                rel = stats.ratio_cell(pr).replace(f"{pr['ratio']:.3f}", f"{pr['ratio']:.3f} "
+                                                   f"[{pr['ratio_ci'][0]:.3f}, {pr['ratio_ci'][1]:.3f}]", 1)
             else:
                 rel = "n/a"
             row = [s, fmt(st["p10"]), fmt(st["min"]), fmt(st["median"]),

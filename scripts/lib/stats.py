@@ -161,16 +161,16 @@ def _passes(entry):
 QUIET_SLACK = 1.3
 
 # Run-wide: a process whose host level (host_level_ns, one fixed loop timed
-# in every lookup process, bench/calib.c) is more than this many times the
-# run's lowest ran while the host was slow for everything, and is set aside
-# from every scenario.  The host's slow phase raises the level 1.4-1.9x;
-# quiet processes stay within a few percent of the floor
-# (docs/method.md#the-slow-state-rule).
+# in every lookup process, bench/calib.c) is more than this many times its
+# build's quiet level ran while the host was slow for everything, and is
+# set aside from every scenario.  The host's slow phase raised the level
+# 1.43-1.56x on the Zen 4 reference; quiet processes stay within about 1.2
+# of the floor (docs/method.md#the-slow-state-rule).
 HOST_SLACK = 1.25
 
 
 def host_floor(levels):
-    """The run's quiet host level from every process's (@levels): their 10th
+    """The quiet host level of one build's processes (@levels): their 10th
     percentile, or the lowest of fewer than ten.  Not the minimum: one
     process that drew a fast moment would move every threshold."""
     levels = sorted(levels)
@@ -179,12 +179,28 @@ def host_floor(levels):
     return percentile(levels, 0.10) if len(levels) >= 10 else levels[0]
 
 
+def build_of(key):
+    """The build a process key or scenario name belongs to: its "variant:"
+    argument, "plain" without one."""
+    for part in key.split("/"):
+        if part.startswith("variant:"):
+            return part[len("variant:"):]
+    return "plain"
+
+
 def run_floor(processes):
-    """host_floor() of a run from @processes, (process group, entry) pairs:
-    one level per (group, pass), a process's samples all carrying it."""
-    levels = {(g, p): h for g, e in processes
-              for p, h in zip(e["counters"].get("pass", ()), e["counters"].get("host_level_ns", ())) if h > 0}
-    return host_floor(levels.values())
+    """{build: host_floor()} of a run from @processes, (process group,
+    entry) pairs: one level per (group, pass), a process's samples all
+    carrying it.  Per build, because the level loop is each build's own
+    machine code: on a Zen 5 host the srso build's loop ran 20% faster
+    than the plain build's, and one floor over both set most plain
+    processes aside as slow."""
+    levels = {}
+    for g, e in processes:
+        for p, h in zip(e["counters"].get("pass", ()), e["counters"].get("host_level_ns", ())):
+            if h > 0:
+                levels.setdefault(build_of(g), {})[(g, p)] = h
+    return {b: host_floor(v.values()) for b, v in levels.items()}
 
 
 def host_slow(levels, floor=None, slack=HOST_SLACK):
@@ -212,8 +228,8 @@ def quiet_processes(entries, slack=QUIET_SLACK, floor=None):
     """Which processes of a scenario measured it with the host in its quiet
     state.  @entries: every strategy's load_gb entry of one scenario (with
     "round" and "pass" counters).  First the run-wide rule: a process whose
-    host level is more than HOST_SLACK times the run's quiet level (each
-    entry's "host_floor", set by load_gb(): run_floor(); or @floor) is set
+    host level is more than HOST_SLACK times its build's quiet level (each
+    entry's "host_floor", its build's, set by load_gb(): run_floor(); or @floor) is set
     aside.  Then the scenario's own:
     a process's level is the geometric mean, over the strategies, of its
     median sample; a process whose level is more than @slack times the
@@ -249,46 +265,123 @@ def quiet_processes(entries, slack=QUIET_SLACK, floor=None):
     return {"kept": kept, "processes": len(logs), "host_slow": len(slow)}
 
 
+# Two-sided 95% quantiles of Student's t, by degrees of freedom (t975()).
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131,
+         16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 22: 2.074, 24: 2.064,
+         26: 2.056, 28: 2.048, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+
+
+def t975(df):
+    """The 97.5% quantile of Student's t with @df degrees of freedom (the
+    tabled df at or below it, so never too small; 1.96 beyond 120)."""
+    if df < 1:
+        return math.inf
+    return _T975[max(k for k in _T975 if k <= df)] if df <= 120 else 1.96
+
+
+def t_interval(values):
+    """(mean, low, high, standard error) of the 95% t interval of the mean
+    of @values; low and high infinite for fewer than two."""
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, -math.inf, math.inf, math.inf
+    se = statistics.stdev(values) / math.sqrt(len(values))
+    h = t975(len(values) - 1) * se
+    return m, m - h, m + h, se
+
+
+def block_ratios(base, other, kept=None):
+    """{block (pass): (ratio, difference)}: per block of @base and @other
+    (load_gb entries with "round" and "pass" counters), the median over its
+    rounds of the per-round ratio and difference; only the blocks in @kept
+    where given.  {} without a "pass" counter."""
+    a, b = _by_round(base), _by_round(other)
+    pa = _passes(base)
+    if a is None or b is None or pa is None:
+        return {}
+    by = {}
+    for r in set(a) & set(b):
+        if (kept is None or pa[r] in kept) and a[r] > 0:
+            by.setdefault(pa[r], []).append((b[r] / a[r], b[r] - a[r]))
+    return {p: (statistics.median(q for q, _ in v), statistics.median(d for _, d in v))
+            for p, v in by.items()}
+
+
+# Two-level ratios (two_levels()): the levels of a ratio's blocks are two
+# when the largest gap between neighbouring block ratios splits them into
+# clusters whose medians are at least TWO_LEVEL_PCT percent apart, each with
+# at least TWO_LEVEL_MIN blocks, and the gap itself is at least
+# TWO_LEVEL_GAP of the distance between the medians (one spread-out cluster
+# has no such gap).  docs/method.md#two-level-ratios.
+TWO_LEVEL_PCT = 1.0
+TWO_LEVEL_MIN = 3
+TWO_LEVEL_GAP = 0.6
+
+
+def two_levels(values):
+    """[(level, share), (level, share)], low level first, when @values (one
+    ratio per block) fall into two clusters (TWO_LEVEL_*); else None."""
+    xs = sorted(values)
+    if len(xs) < 2 * TWO_LEVEL_MIN:
+        return None
+    i = max(range(TWO_LEVEL_MIN - 1, len(xs) - TWO_LEVEL_MIN), key=lambda k: xs[k + 1] - xs[k])
+    lo, hi = xs[:i + 1], xs[i + 1:]
+    mlo, mhi = statistics.median(lo), statistics.median(hi)
+    if mlo <= 0 or 100 * (mhi / mlo - 1) < TWO_LEVEL_PCT or xs[i + 1] - xs[i] < TWO_LEVEL_GAP * (mhi - mlo):
+        return None
+    return [(mlo, len(lo) / len(xs)), (mhi, len(hi) / len(xs))]
+
+
 def paired(base, other, quiet=None):
     """Per-round comparison of @other with @base (load_gb entries with a
-    "round" counter): the median over the rounds both have of the per-round
-    ratio (and difference) of their two samples, with 95% bootstrap
-    intervals (2000 resamples, each round's ratio and difference kept
-    together), the minimal detectable difference (2.8 bootstrap standard
-    errors), n (rounds in both) and processes (how many measured them).
-    Where the rounds come from several processes (a "pass" counter: make
-    bench's slices), the resamples draw processes and then rounds within
-    them (bootstrap(groups=)): a ratio moves more from process to process
-    than from round to round on a shared host, and an interval over the
-    rounds alone often missed a second run's ratio.  @quiet
-    (quiet_processes() of the scenario): only the rounds of its kept
-    processes count, and "set_aside" says how many processes did not.  None
-    when the entries carry no rounds.  The pairing removes what a round's samples
-    share: a round's strategies are measured interleaved, sub-sample by
-    sub-sample (bench/lookup.c), so they see the same states of the machine,
-    and do the same lookups (cold: from the same state of the cache)."""
+    "round" counter), docs/method.md#statistics.
+
+    The unit is the block (one process, a "pass" counter): each kept block
+    gives the median of its per-round ratios (and differences) of the two
+    strategies' samples (block_ratios()); the ratio is their mean, with a
+    95% t interval over the blocks, the statistic make bench's stopping rule
+    uses (scripts/lib/blocks.py).  With layouts drawn per block, the blocks
+    also sample the layout, and the interval covers it.  Where the samples
+    carry no blocks, or one block is kept, the interval is a bootstrap over
+    rounds, and "unit" says "rounds": such a ratio is never pinned.
+
+    @quiet (quiet_processes() of the scenario): only its kept blocks count,
+    and "set_aside" says how many did not.  Returns ratio, ratio_ci,
+    diff_ns, diff_ci, mde_ns (the minimal detectable difference, 2.8
+    standard errors), n (rounds), processes (blocks), unit, levels
+    (two_levels() of the block ratios, or None), set_aside, host_slow,
+    half_pct, differs, ratio_se (its standard error); None when the
+    entries carry no rounds."""
     a, b = _by_round(base), _by_round(other)
     if a is None or b is None:
         return None
     common = sorted(set(a) & set(b))
     pa, pb = _passes(base), _passes(other)
     set_aside = 0
+    kept = None
     if quiet and pa and pb:
-        common = [r for r in common if pa[r] in quiet["kept"]]
-        set_aside = quiet["processes"] - len(quiet["kept"])
+        kept = quiet["kept"]
+        common = [r for r in common if pa[r] in kept]
+        set_aside = quiet["processes"] - len(kept)
     if not common or any(a[r] <= 0 for r in common):
         return None
-
-    def medians(ps):
-        return statistics.median(q for q, _ in ps), statistics.median(d for _, d in ps)
-    per_round = [(b[r] / a[r], b[r] - a[r]) for r in common]
-    r0, d0 = medians(per_round)
-    groups = [pa[r] for r in common] if pa and pb and all(pa[r] == pb[r] for r in common) else None
-    processes = len(set(groups)) if groups else 1
-    (rlo, rhi, _), (dlo, dhi, dse) = bootstrap(per_round, medians,
-                                               groups=groups if processes > 1 else None)
-    return {"ratio": r0, "ratio_ci": (rlo, rhi), "diff_ns": d0, "diff_ci": (dlo, dhi),
-            "mde_ns": 2.8 * dse, "n": len(common), "processes": processes,
+    blocks = block_ratios(base, other, kept) if pa and pb and all(pa[r] == pb[r] for r in common) else {}
+    if len(blocks) >= 2:
+        rs = [q for q, _ in blocks.values()]
+        r0, rlo, rhi, rse = t_interval(rs)
+        d0, dlo, dhi, dse = t_interval([d for _, d in blocks.values()])
+        unit, levels = "blocks", two_levels(rs)
+    else:
+        def medians(ps):
+            return statistics.median(q for q, _ in ps), statistics.median(d for _, d in ps)
+        per_round = [(b[r] / a[r], b[r] - a[r]) for r in common]
+        r0, d0 = medians(per_round)
+        (rlo, rhi, rse), (dlo, dhi, dse) = bootstrap(per_round, medians)
+        unit, levels = "rounds", None
+    return {"ratio": r0, "ratio_ci": (rlo, rhi), "ratio_se": rse, "diff_ns": d0, "diff_ci": (dlo, dhi),
+            "mde_ns": 2.8 * dse, "n": len(common), "processes": max(len(blocks), 1),
+            "unit": unit, "levels": levels,
             "set_aside": set_aside, "host_slow": (quiet or {}).get("host_slow", 0),
             "half_pct": 100 * (rhi - rlo) / 2 / r0 if r0 > 0 else float("inf"),
             "differs": not (rlo <= 1.0 <= rhi)}
@@ -296,11 +389,71 @@ def paired(base, other, quiet=None):
 
 # A ratio is pinned when its 95% interval reaches no further than this
 # many percent from it on either side (make bench's target,
-# docs/method.md#blocks).
+# docs/method.md#blocks), over at least MIN_PIN_BLOCKS blocks.
 PIN_PCT = 1.0
+MIN_PIN_BLOCKS = 6
 
 
 def pinned(p, target=PIN_PCT):
-    """Whether the paired() comparison @p is pinned: its interval's
-    half-width at most @target percent of the ratio."""
-    return bool(p) and p["half_pct"] <= target
+    """Whether the paired() comparison @p is pinned: an interval over at
+    least MIN_PIN_BLOCKS blocks whose half-width is at most @target percent
+    of the ratio."""
+    return bool(p) and p.get("unit") == "blocks" and p["processes"] >= MIN_PIN_BLOCKS \
+        and p["half_pct"] <= target
+
+
+def ratio_cell(p):
+    """A paired() ratio as a table cell: "1.234", "~" where its interval
+    holds 1, "(not pinned)", "(2 blocks)" where fewer than MIN_PIN_BLOCKS
+    carry it, and both levels with their shares where it has two."""
+    if not p:
+        return "n/a"
+    out = f"{p['ratio']:.3f}" + ("" if p["differs"] else " ~")
+    if p.get("levels"):
+        (lo, a), (hi, b) = p["levels"]
+        out += f" (two levels: {lo:.3f} {100 * a:.0f}%, {hi:.3f} {100 * b:.0f}%)"
+    if p["processes"] < MIN_PIN_BLOCKS or p.get("unit") != "blocks":
+        out += f" ({p['processes']} block{'s' if p['processes'] != 1 else ''})"
+    if not pinned(p):
+        out += " (not pinned)"
+    return out
+
+
+def variance_components(base, other, kept=None):
+    """Where a paired ratio's variance lies (Kalibera and Jones, ISMM 2013):
+    {"round", "block", "layout"}, each the estimated variance of one level's
+    own contribution, from the per-round ratios of @base and @other in the
+    kept blocks (@kept: passes, None for all), grouped by block and the
+    block's code layout (its "layout_code_bytes" counter).  With S1 the mean
+    variance of rounds within a block (n1 rounds each on average), S2 that
+    of block means within a layout (n2 blocks each), S3 that of layout
+    means: round = S1, block = S2 - S1/n1, layout = S3 - S2/n2, each at
+    least 0.  None with fewer than two blocks; layout None with one layout."""
+    a, b = _by_round(base), _by_round(other)
+    pa = _passes(base)
+    codes = base["counters"].get("layout_code_bytes")
+    if a is None or b is None or pa is None:
+        return None
+    code = dict(zip(base["counters"]["round"], codes)) if codes and len(codes) == len(base["samples"]) else {}
+    blocks = {}
+    for r in set(a) & set(b):
+        if (kept is None or pa[r] in kept) and a[r] > 0:
+            blocks.setdefault((code.get(r, 0.0), pa[r]), []).append(b[r] / a[r])
+    blocks = {k: v for k, v in blocks.items() if len(v) >= 2}
+    if len(blocks) < 2:
+        return None
+    s1 = statistics.fmean(statistics.variance(v) for v in blocks.values())
+    n1 = statistics.fmean(len(v) for v in blocks.values())
+    by_layout = {}
+    for (c, _), v in blocks.items():
+        by_layout.setdefault(c, []).append(statistics.fmean(v))
+    within = [statistics.variance(m) for m in by_layout.values() if len(m) >= 2]
+    if not within:
+        return None
+    s2 = statistics.fmean(within)
+    out = {"round": s1, "block": max(0.0, s2 - s1 / n1), "layout": None}
+    if len(by_layout) >= 2:
+        n2 = statistics.fmean(len(m) for m in by_layout.values())
+        s3 = statistics.variance([statistics.fmean(m) for m in by_layout.values()])
+        out["layout"] = max(0.0, s3 - s2 / n2)
+    return out

@@ -21,5 +21,18 @@
 	.type	ob_text_start, %function
 ob_text_start:
 	.size	ob_text_start, 0
+/*
+ * OB_TEXT_PAD: the code part of a block's layout.  make bench's layout
+ * suites (opsbench-suite-layoutN) are linked with a copy of this object
+ * assembled with a pad, which moves every function of the measured code by
+ * that many bytes (docs/method.md#the-layout); ob_text_pad_end marks its end.
+ */
+#ifdef OB_TEXT_PAD
+	.skip	OB_TEXT_PAD
+#endif
+	.globl	ob_text_pad_end
+	.type	ob_text_pad_end, %function
+ob_text_pad_end:
+	.size	ob_text_pad_end, 0
 
 	.section .note.GNU-stack, "", %progbits
