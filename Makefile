@@ -198,11 +198,13 @@ ALIGN_MEASURED	:= -falign-functions=64 -falign-loops=1 $(if $(filter clang%,$(CC
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
 define build_rules
-# The commit the tree is at, for src/build.c: rewritten only when it changes.
+# The commit the tree is at, for src/build.c: rewritten only when it changes
+# (through a temporary named for the shell's pid: two makes in one checkout
+# must not share it).
 $(1)/gen/commit.h: FORCE
 	@mkdir -p $$(dir $$@)
-	@echo '#define OB_COMMIT "$$(OB_COMMIT)"' >$$@.tmp; \
-	 if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv $$@.tmp $$@; fi
+	@echo '#define OB_COMMIT "$$(OB_COMMIT)"' >$$@.tmp.$$$$$$$$; \
+	 if cmp -s $$@.tmp.$$$$$$$$ $$@; then rm -f $$@.tmp.$$$$$$$$; else mv $$@.tmp.$$$$$$$$ $$@; fi
 $(1)/obj/src/build.o: $(1)/gen/commit.h
 $(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
 
@@ -211,8 +213,8 @@ $(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
 # VARIANT_* or ALIGN_MEASURED, another CC) rebuilds what it changes.
 $(1)/gen/flags: FORCE
 	@mkdir -p $$(dir $$@)
-	@echo '$$(CC) $$(CXX) $$(CFLAGS_COMMON) $$(CXXFLAGS_COMMON) $(2) $$(ALIGN_MEASURED)' >$$@.tmp; \
-	 if cmp -s $$@.tmp $$@; then rm -f $$@.tmp; else mv $$@.tmp $$@; fi
+	@echo '$$(CC) $$(CXX) $$(CFLAGS_COMMON) $$(CXXFLAGS_COMMON) $(2) $$(ALIGN_MEASURED)' >$$@.tmp.$$$$$$$$; \
+	 if cmp -s $$@.tmp.$$$$$$$$ $$@; then rm -f $$@.tmp.$$$$$$$$; else mv $$@.tmp.$$$$$$$$ $$@; fi
 
 # The measured code's alignment (ALIGN_MEASURED, above).
 $(1)/obj/src/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)

@@ -80,7 +80,7 @@ finish_incomplete() {
 	# Ignore further signals until the end: a stopped make sends two (make
 	# forwards one, watch_make sends another), and the default action of
 	# the second killed the script half-way through, its run unpublished.
-	trap '' INT TERM HUP QUIT
+	trap '' INT TERM HUP QUIT PIPE
 	if [[ -n $child ]]; then # the group's process: stop it and wait until it is gone
 		kill -TERM "$child" 2>/dev/null
 		wait "$child" 2>/dev/null
@@ -100,6 +100,8 @@ trap 'finish_incomplete SIGINT' INT
 trap 'finish_incomplete SIGTERM' TERM
 trap 'finish_incomplete SIGHUP' HUP
 trap 'finish_incomplete SIGQUIT' QUIT
+# A closed output (make bench | head): marked and published like a signal.
+trap 'finish_incomplete SIGPIPE' PIPE
 watch_make "$tmp/.stopped-by"
 trap '[[ -z $watcher ]] || kill "$watcher" 2>/dev/null' EXIT
 
@@ -164,13 +166,20 @@ run_block() {
 		--benchmark_out="$dir/$k.json.part" --benchmark_out_format=json >>"$tmp/console.txt" 2>"$dir/$k.err" &
 	child=$!
 	wait "$child" || {
+		# A signal to this script has run its trap by now (bash runs it as
+		# the wait returns), which exits; here the suite itself failed or
+		# was killed (a crash, the OOM killer, a CPU limit).  No bare
+		# `wait`: it would wait for the progress watcher, forever.
 		rc=$?
-		((rc > 128)) && wait # a signal: let the trap run
+		local how="exit status $rc"
+		((rc > 128)) && how="signal $((rc - 128)) (SIG$(kill -l $((rc - 128)) 2>/dev/null || echo '?'))"
+		child=
 		progress_done
 		grep -v '^\[[0-9]*/[0-9]*\] ' "$dir/$k.err" | tail -5 >&2
-		echo "bench: group '$g' (block $k/$n) failed (exit $rc); see $tmp/console.txt" >&2
-		echo "group '$g' (block $k/$n) failed with exit status $rc" >"$tmp/INCOMPLETE"
+		echo "group '$g' (block $k/$n) failed: the suite ended with $how" >"$tmp/INCOMPLETE"
 		publish
+		echo "bench: group '$g' (block $k/$n) failed: $how; the run is in $final, marked INCOMPLETE" \
+			"(see its console.txt)" >&2
 		exit 1
 	}
 	child=

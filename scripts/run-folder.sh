@@ -16,6 +16,9 @@
 # folder can be made there.
 claim_run_folder() {
 	local results=$1 host name n suffix=
+	# A name that starts with '-' would read as an option to every tool
+	# that later gets a path under it (mkdir, mv, rm, cat).
+	[[ $results == -* ]] && results=./$results
 	if ! mkdir -p -- "$results" 2>/dev/null || [[ ! -d $results || ! -w $results ]]; then
 		echo "opsbench: RESULTS=$results: cannot create a run folder there (not a writable directory)" >&2
 		exit 2
@@ -25,7 +28,7 @@ claim_run_folder() {
 	for ((n = 1; n < 1000; n++)); do
 		((n > 1)) && suffix=-$n
 		final="$results/$name$suffix"
-		tmp="$results/.$(basename "$final").tmp"
+		tmp="$results/.$(basename -- "$final").tmp"
 		[[ -e $final ]] && continue
 		mkdir -- "$tmp" 2>/dev/null && return 0
 		[[ -e $tmp ]] && continue

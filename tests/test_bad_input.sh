@@ -160,6 +160,10 @@ cases=$(cat <<'TABLE'
 2|BUDGET='5m': expected a whole number of seconds|SUITE=$suite BUDGET=5m scripts/bench.sh
 2|BENCH_BUILD=fast: expected none or one of|make --no-print-directory bench BENCH_BUILD=fast
 2|LINK_ORDER=sideways: expected reverse|make --no-print-directory bench LINK_ORDER=sideways
+2|LAYOUTS=9: expected layout numbers 1..7|make --no-print-directory -n suite LAYOUTS=9
+2|--stack-offset '8': expected a multiple of 16, 0..65536|$suite --stack-offset 8 --list-groups
+2|--stack-offset '70000': expected a whole number of bytes, 0..65536|$suite --stack-offset 70000 --list-groups
+2|--stack-offset '0x10': expected a whole number of bytes|$suite --stack-offset 0x10 --list-groups
 2|--pass 4/4: more slices than the 3 rounds|SUITE=$suite PROFILE=smoke PASSES=4 scripts/bench.sh
 2|--pass '1/2/3': expected K/N|$suite --pass 1/2/3 --list-groups
 2|--pass '100/100': expected K/N with 1 <= K <= N <= 64|$suite --pass 100/100 --list-groups

@@ -53,12 +53,22 @@ def load(folder):
 
 
 def record(folder, files, commit, variant, tool):
-    """Add @files (names in @folder) as made by @tool from @commit/@variant."""
-    entries = load(folder)
-    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    for name in files:
-        entries[recorded_name(name)] = {"commit": commit, "variant": variant, "tool": tool, "date": now}
-    write_json(os.path.join(folder, FILE), {"files": dict(sorted(entries.items()))}, folder)
+    """Add @files (names in @folder) as made by @tool from @commit/@variant.
+    Two tools finishing together (make perf and make cachesim on one run)
+    each read, update and write the file: an exclusive lock on
+    .provenance.lock in @folder makes the three steps one, so that neither
+    loses the other's entry nor both write one part file at once."""
+    import fcntl
+    lock = os.open(os.path.join(folder, ".provenance.lock"), os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        entries = load(folder)
+        now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        for name in files:
+            entries[recorded_name(name)] = {"commit": commit, "variant": variant, "tool": tool, "date": now}
+        write_json(os.path.join(folder, FILE), {"files": dict(sorted(entries.items()))}, folder)
+    finally:
+        os.close(lock)
 
 
 def builds(folder, meta=None):
