@@ -376,7 +376,7 @@ bench: deps-bench ## measure every strategy (PROFILE=quick|standard|full, FILTER
 	@$(MAKE) --no-print-directory bench-run
 
 bench-run:
-	@$(MAKE) --no-print-directory suite $(TOOLS)
+	@$(MAKE) --no-print-directory $(SUITE) $(call SUITE_LAYOUTS,$(SUITE)) $(TOOLS)
 	@for v in $(BENCH_VARIANTS); do \
 		if [ $$v = kcfi ]; then cc="CC=$(KCFI_CC) CXX=$(subst clang,clang++,$(KCFI_CC))"; else cc=; fi; \
 		$(MAKE) --no-print-directory VARIANT=$$v $$cc suite || exit; \

@@ -102,7 +102,7 @@ make_interrupt() { # signal [what else: words for the messages]
 	local sig=$1 what="${2:+ ($2)}" pid rc partial
 	rm -rf "$tmp/results"/*-*-2* 2>/dev/null
 	RESULTS=$tmp/results make --no-print-directory bench PROFILE=standard FILTER='calib/chase' \
-		SUITE="$suite" TOOLS= BENCH_VARIANTS= >"$tmp/mlog.$sig" 2>&1 &
+		SUITE="$suite" TOOLS= BENCH_VARIANTS= LAYOUTS= >"$tmp/mlog.$sig" 2>&1 &
 	pid=$!
 	for _ in $(seq 300); do
 		grep -q '] calib' "$tmp/mlog.$sig" && break
