@@ -147,11 +147,14 @@ reverse_words	= $(if $(1),$(call reverse_words,$(wordlist 2,$(words $(1)),$(1)))
 # archive, so that a layout suite can put a padded copy in its place.
 link_lib	= $(filter %/text_start.o,$(1)) -Wl,--whole-archive $(filter %.a,$(1)) -Wl,--no-whole-archive
 prog_objs	= $(filter-out %/text_start.o,$(filter %.o,$(1)))
+layout_objs	= $(filter-out %/text_pad.o,$(call prog_objs,$(1)))
 # make bench's layouts (docs/method.md#the-layout): layout N's suite,
 # opsbench-suite-layoutN, is the same objects relinked with the measured
 # code moved by N * LAYOUT_PAD bytes (21 cache lines: other cache sets and
-# page offsets); layout 0 is opsbench-suite itself.
-# LAYOUTS= (none) runs every block in the usual layout.
+# page offsets), and for odd N linked in the other order; layout 0 is
+# opsbench-suite itself.  LAYOUTS= (none) runs every block in the usual layout.
+layout_flip	= $(filter 1 3 5 7,$(1))
+xor		= $(if $(1),$(if $(2),,x),$(if $(2),x))
 LAYOUTS		:= 1 2 3
 LAYOUT_PAD	:= 1344
 ifneq ($(filter-out 1 2 3 4 5 6 7,$(LAYOUTS)),)
@@ -264,23 +267,42 @@ $(1)/bin/opsbench-suite: $(1)/obj/src/arch/text_start.o $(patsubst %.c,$(1)/obj/
 		$$(if $$(LINK_ORDER),$$(call reverse_words,$$(call prog_objs,$$^)),$$(call prog_objs,$$^)) \
 		-o $$@ -lbenchmark -lpthread -lm
 
-# The layout suites: the same link, text_start.o assembled with a pad.
+# The layout suites: the same link, text_start.o assembled with a pad, and
+# text_pad.o with the same pad between the library and the harness.
 $(1)/obj/layout/%/src/arch/text_start.o: src/arch/text_start.S $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  AS      $$@")
 	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -DOB_TEXT_PAD=$$$$(($$* * $$(LAYOUT_PAD))) -c $$< -o $$@
+$(1)/obj/layout/%/src/arch/text_pad.o: src/arch/text_pad.S $(1)/gen/flags
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  AS      $$@")
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -DOB_TEXT_PAD=$$$$(($$* * $$(LAYOUT_PAD))) -c $$< -o $$@
 
-$(1)/bin/opsbench-suite-layout%: $(1)/obj/layout/%/src/arch/text_start.o $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) \
-		$(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
+# An odd layout also links the library's objects, and the suite's, in the
+# other order (layout_flip): the functions' order changes too, as
+# LINK_ORDER=reverse changes it, from the same objects.
+$(1)/bin/opsbench-suite-layout%: $(1)/obj/layout/%/src/arch/text_start.o $(1)/obj/layout/%/src/arch/text_pad.o \
+		$(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) $(1)/obj/src/shim/gbench.o $(1)/libopsbench.a $(1)/libopsbench-flip.a
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) \
-		$$(if $$(LINK_ORDER),$$(call reverse_words,$$(call prog_objs,$$^)),$$(call prog_objs,$$^)) \
+	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$(filter %/text_start.o,$$^) \
+		-Wl,--whole-archive $(1)/libopsbench$$(if $$(call layout_flip,$$*),-flip).a -Wl,--no-whole-archive \
+		$$(filter %/text_pad.o,$$^) \
+		$$(if $$(call xor,$$(LINK_ORDER),$$(call layout_flip,$$*)),$$(call reverse_words,$$(call layout_objs,$$^)),$$(call layout_objs,$$^)) \
 		-o $$@ -lbenchmark -lpthread -lm
 
 $(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
 	@rm -f $$@
 	@$$(if $$(Q),echo "  AR      $$@")
 	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$(call reverse_words,$$^),$$^)
+
+# The same members in the other order, for the odd layouts; the
+# page-aligned arch objects (thunks) stay last, so that the pad before the
+# library moves what comes before them.
+$(1)/libopsbench-flip.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
+	@rm -f $$@
+	@$$(if $$(Q),echo "  AR      $$@")
+	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$^,$$(call reverse_words,$$(filter-out $(1)/obj/src/arch/%,$$^)) \
+		$$(filter $(1)/obj/src/arch/%,$$^))
 
 $(1)/tests/%: $(1)/obj/tests/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
