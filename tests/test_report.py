@@ -153,6 +153,27 @@ class TestProvenance(Fixture):
         self.assertIn("provenance.json", res.stderr)
 
 
+class TestProvenanceRace(unittest.TestCase):
+    def test_two_tools_recording_at_once_keep_both_entries(self):
+        """make perf and make cachesim finishing together: each of 10 pairs
+        of provenance.py runs started at once keeps both entries, and no
+        lock or part file is left behind."""
+        script = os.path.join(ROOT, "scripts", "provenance.py")
+        with tempfile.TemporaryDirectory() as d:
+            for name in ("a.md", "b.md"):
+                open(os.path.join(d, name), "w").close()
+            for i in range(10):
+                ps = [subprocess.Popen([sys.executable, script, d, "--tree", "--tool", f"{t}{i}", f"{t}.md"],
+                                       stderr=subprocess.PIPE, text=True) for t in "ab"]
+                for p in ps:
+                    _, err = p.communicate()
+                    self.assertEqual(p.returncode, 0, err)
+                with open(os.path.join(d, "provenance.json")) as f:
+                    files = json.load(f)["files"]
+                self.assertEqual((files["a.md"]["tool"], files["b.md"]["tool"]), (f"a{i}", f"b{i}"))
+            self.assertEqual(sorted(os.listdir(d)), ["a.md", "b.md", "provenance.json"])
+
+
 class TestPlotsNeverFailTheReport(Fixture):
     @unittest.skipUnless(shutil.which("gnuplot"), "gnuplot is not installed (make report installs it)")
     def test_negative_and_zero_times_are_drawn_or_skipped(self):

@@ -55,11 +55,12 @@ def load(folder):
 def record(folder, files, commit, variant, tool):
     """Add @files (names in @folder) as made by @tool from @commit/@variant.
     Two tools finishing together (make perf and make cachesim on one run)
-    each read, update and write the file: an exclusive lock on
-    .provenance.lock in @folder makes the three steps one, so that neither
-    loses the other's entry nor both write one part file at once."""
+    each read, update and write the file: an exclusive lock on @folder
+    itself (flock on the directory: nothing is left behind) makes the three
+    steps one, so that neither loses the other's entry nor both write one
+    part file at once."""
     import fcntl
-    lock = os.open(os.path.join(folder, ".provenance.lock"), os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         entries = load(folder)
