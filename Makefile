@@ -559,9 +559,12 @@ B		?=
 # quote), and each script checks its own and names it when refusing.
 export PROFILE FILTER RUN GEOMETRY A B ORDERS CACHESIM_VARIANT
 
+# exec: the shell (dash) would otherwise stand between make and the script,
+# take make's SIGTERM itself and leave the script running, orphaned, when
+# the signal came before the script had found make above it.
 compare: deps-report ## compare two results folders: make compare A=results/x B=results/y
 	@test -n "$$A" -a -n "$$B" || { echo "make compare: give two results folders, A=... B=..." >&2; exit 2; }
-	@python3 scripts/compare_runs.py -- "$$A" "$$B"
+	@exec python3 scripts/compare_runs.py -- "$$A" "$$B"
 
 # ---- fuzzing: libFuzzer + ASan + UBSan, with clang ----
 FUZZ_BUILD	:= build/$(HOST_ARCH)-clang-fuzz
