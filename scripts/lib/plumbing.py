@@ -285,21 +285,30 @@ def watch_make(interval=1.0):
     if not makes:
         return
 
+    def lost_make():
+        """Why a make above stopped, or None."""
+        for pid, cgt in makes:
+            st = _proc_status(pid)
+            now = int(st.get("SigCgt", "0"), 16) if st else 0
+            lost = [name for name, num in (("HUP", 1), ("INT", 2), ("QUIT", 3), ("TERM", 15))
+                    if cgt & (1 << (num - 1)) and not now & (1 << (num - 1))]
+            if not st or lost:
+                return f"SIG{lost[0]} to make (pid {pid})" if lost else f"make (pid {pid}) ended"
+        return None
+
     def watch():
         while True:
             time.sleep(interval)
-            for pid, cgt in makes:
-                st = _proc_status(pid)
-                now = int(st.get("SigCgt", "0"), 16) if st else 0
-                lost = [name for name, num in (("HUP", 1), ("INT", 2), ("QUIT", 3), ("TERM", 15))
-                        if cgt & (1 << (num - 1)) and not now & (1 << (num - 1))]
-                if not st or lost:
-                    why = f"SIG{lost[0]} to make (pid {pid})" if lost else f"make (pid {pid}) ended"
-                    global STOPPING
-                    STOPPING = True
-                    print(f"{os.path.basename(sys.argv[0])}: stopping: {why}", file=sys.stderr)
-                    _thread.interrupt_main()
-                    return
+            try:
+                why = lost_make()
+            except MemoryError:     # the main thread runs out too, and says so: not this one
+                continue
+            if why:
+                global STOPPING
+                STOPPING = True
+                print(f"{os.path.basename(sys.argv[0])}: stopping: {why}", file=sys.stderr)
+                _thread.interrupt_main()
+                return
 
     threading.Thread(target=watch, daemon=True).start()
 
