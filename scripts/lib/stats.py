@@ -6,9 +6,11 @@ median with a distribution-free 95% interval (summarize()); two medians
 whose intervals overlap are "no measurable difference" (differs()).
 Lookup benchmarks are rounds, each with one sample of every strategy: a
 strategy's location (location()), and its ratio to the baseline paired
-round by round, with a bootstrap interval over the processes and rounds
-(paired()), from the processes that ran in the host's quiet state
-(quiet_processes()).
+round by round, its median per block and their mean with a t interval over
+the blocks (paired(), the statistic make bench stops on), two-level ratios
+named (two_levels()), where the variance lies (variance_components()),
+from the processes that ran in the host's quiet state (quiet_processes(),
+each against its own build's host level: run_floor()).
 """
 import functools
 import math
@@ -112,32 +114,18 @@ def _by_round(entry):
     return out
 
 
-def bootstrap(values, stat=statistics.median, n=2000, seed=1, groups=None):
+def bootstrap(values, stat=statistics.median, n=2000, seed=1):
     """(low, high, standard error) of @stat over @values: a 95% percentile
     bootstrap interval from @n resamples, seeded.  @stat may return a tuple
     of statistics: then a list of such triples, one per statistic, all from
-    the same resamples.  @groups (one key per value, e.g. the process that
-    measured it): a two-stage (cluster) bootstrap, which draws the groups
-    with replacement and then the values within each drawn group, so that
-    the interval also covers how much the groups differ."""
+    the same resamples.  (The lookup ratios use it only where one block
+    carries them: paired().)"""
     rng = random.Random(seed)
     k = len(values)
     if k < 2:
         v = stat(values) if values else float("nan")
         return [(x, x, float("inf")) for x in v] if isinstance(v, tuple) else (v, v, float("inf"))
-    if groups is None:
-        boots = [stat(rng.choices(values, k=k)) for _ in range(n)]
-    else:
-        clusters = {}
-        for g, v in zip(groups, values):
-            clusters.setdefault(g, []).append(v)
-        clusters = list(clusters.values())
-        boots = []
-        for _ in range(n):
-            pick = []
-            for c in rng.choices(clusters, k=len(clusters)):
-                pick += rng.choices(c, k=len(c))
-            boots.append(stat(pick))
+    boots = [stat(rng.choices(values, k=k)) for _ in range(n)]
 
     def interval(xs):
         xs = sorted(xs)
