@@ -162,10 +162,6 @@ def _group_rows(res, groups):
     return rows
 
 
-def _cell(p):
-    return stats.ratio_cell(p)
-
-
 def headline_section(data):
     """Each strategy's paired ratio to direct per path component, L1 size,
     no custom ops, uniform order, warm: the bare lookup and the component
@@ -202,7 +198,7 @@ def headline_section(data):
                 if not base or s not in strat:
                     row.append("n/a")
                 else:
-                    row.append(_cell(stats.paired(base, strat[s], stats.quiet_processes(list(strat.values())))))
+                    row.append(stats.ratio_cell(stats.paired(base, strat[s], stats.quiet_processes(list(strat.values())))))
         rows.append(row)
     return ("## Per path component\n\nEach strategy's paired ratio to `direct` (L1-sized tree, no custom "
             "ops, uniform order, warm): for the bare dcache lookup and for a whole path component as "
