@@ -178,12 +178,12 @@ LIB_SRCS	:= $(wildcard src/*.c) $(wildcard src/strategies/*.c) $(wildcard src/re
 		   $(wildcard src/regulator/strategies/*.c) $(wildcard src/arch/$(ARCH)/*.S)
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TOOL_SRCS	:= bench/opsbench-run.c
-SUITE_SRCS	:= bench/suite.c bench/outfile.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c \
+SUITE_SRCS	:= bench/suite.c bench/outfile.c bench/lookup.c bench/dispatch.c bench/calib.c bench/regulator.c bench/kernel.c \
 		   bench/layout.c
 CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 
 .DEFAULT_GOAL	:= all
-.PHONY: all build-all deps-build deps-disasm lib tests tools suite static-driver test test-unit test-asan deps-test deps-kcfi deps-bench bench bench-run \
+.PHONY: all build-all deps-build deps-disasm lib tests tools suite static-driver test test-unit test-variant test-asan deps-test deps-kcfi deps-bench bench bench-run \
 	repro cachesim perf hyperfine deps-cachesim deps-perf deps-hyperfine test-arm64 deps-arm64 deps-test-arm64 \
 	disasm report compare deps-report fuzz deps-fuzz clean help
 
@@ -231,17 +231,20 @@ $(1)/obj/src/shim/%.o: CXXFLAGS_COMMON += $$(HARNESS_TEXT)
 $(1)/obj/%.o: %.c $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CC      $$@")
-	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -MF $$(@:.o=.d) -MT $$@ -c $$< -o $$@.$$$$$$$$.tmp && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 $(1)/obj/%.o: %.S $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  AS      $$@")
-	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -c $$< -o $$@
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -MF $$(@:.o=.d) -MT $$@ -c $$< -o $$@.$$$$$$$$.tmp && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 $(1)/obj/%.o: %.cc $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CXX     $$@")
-	$$(Q)$$(CXX) $$(CXXFLAGS_COMMON) $(2) -c $$< -o $$@
+	$$(Q)$$(CXX) $$(CXXFLAGS_COMMON) $(2) -MF $$(@:.o=.d) -MT $$@ -c $$< -o $$@.$$$$$$$$.tmp && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 # x86-64: the static_call strategy's static calls are patched at their call
 # sites (the kernel's HAVE_STATIC_CALL_INLINE): compiled to assembly, its
@@ -259,13 +262,16 @@ $(1)/obj/src/strategies/static_call.o: $(1)/obj/src/strategies/static_call.s scr
 	$$(Q)$$(CC) -c $$(@:.o=.sites.s) -o $$@
 endif
 
+# Archives and programs are written under a temporary name, then renamed:
+# two makes in one checkout each see either the old file or the whole new one.
 $(1)/bin/opsbench-suite: $(1)/obj/src/arch/text_start.o $(patsubst %.c,$(1)/obj/%.o,$(SUITE_SRCS)) \
 		$(1)/obj/src/shim/gbench.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
 	$$(Q)$$(CXX) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) \
 		$$(if $$(LINK_ORDER),$$(call reverse_words,$$(call prog_objs,$$^)),$$(call prog_objs,$$^)) \
-		-o $$@ -lbenchmark -lpthread -lm
+		-o $$@.$$$$$$$$.tmp -lbenchmark -lpthread -lm && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 # The layout suites: the same link, text_start.o assembled with a pad, and
 # text_pad.o with the same pad between the library and the harness.
@@ -288,38 +294,42 @@ $(1)/bin/opsbench-suite-layout%: $(1)/obj/layout/%/src/arch/text_start.o $(1)/ob
 		-Wl,--whole-archive $(1)/libopsbench$$(if $$(call layout_flip,$$*),-flip).a -Wl,--no-whole-archive \
 		$$(filter %/text_pad.o,$$^) \
 		$$(if $$(call xor,$$(LINK_ORDER),$$(call layout_flip,$$*)),$$(call reverse_words,$$(call layout_objs,$$^)),$$(call layout_objs,$$^)) \
-		-o $$@ -lbenchmark -lpthread -lm
+		-o $$@.$$$$$$$$.tmp -lbenchmark -lpthread -lm && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 $(1)/libopsbench.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
-	@rm -f $$@
 	@$$(if $$(Q),echo "  AR      $$@")
-	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$(call reverse_words,$$^),$$^)
+	$$(Q)$$(AR) rcs $$@.$$$$$$$$.tmp $$(if $$(LINK_ORDER),$$(call reverse_words,$$^),$$^) && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 # The same members in the other order, for the odd layouts; the
 # page-aligned arch objects (thunks) stay last, so that the pad before the
 # library moves what comes before them.
 $(1)/libopsbench-flip.a: $(patsubst %.S,$(1)/obj/%.o,$(patsubst %.c,$(1)/obj/%.o,$(LIB_SRCS)))
-	@rm -f $$@
 	@$$(if $$(Q),echo "  AR      $$@")
-	$$(Q)$$(AR) rcs $$@ $$(if $$(LINK_ORDER),$$^,$$(call reverse_words,$$(filter-out $(1)/obj/src/arch/%,$$^)) \
-		$$(filter $(1)/obj/src/arch/%,$$^))
+	$$(Q)$$(AR) rcs $$@.$$$$$$$$.tmp $$(if $$(LINK_ORDER),$$^,$$(call reverse_words,$$(filter-out $(1)/obj/src/arch/%,$$^)) \
+		$$(filter $(1)/obj/src/arch/%,$$^)) && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 $(1)/tests/%: $(1)/obj/tests/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$^ -o $$@ -lcmocka -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$^ -o $$@.$$$$$$$$.tmp -lcmocka -lm && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 $(1)/bin/%: $(1)/obj/src/arch/text_start.o $(1)/obj/bench/%.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) $$(call prog_objs,$$^) -o $$@ -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) $$(call link_lib,$$^) $$(call prog_objs,$$^) -o $$@.$$$$$$$$.tmp -lm && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 # The driver linked statically, from the same objects: what valgrind:arm64
 # runs under qemu-aarch64 (make cachesim ARCH=arm64; it stops on a dynamic one).
 $(1)/bin/opsbench-run-static: $(1)/obj/src/arch/text_start.o $(1)/obj/bench/opsbench-run.o $(1)/libopsbench.a
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  LD      $$@")
-	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) -static $$(call link_lib,$$^) $$(call prog_objs,$$^) -o $$@ -lm
+	$$(Q)$$(CC) $(2) $$(VARIANT_LDFLAGS) -static $$(call link_lib,$$^) $$(call prog_objs,$$^) -o $$@.$$$$$$$$.tmp -lm && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
@@ -456,7 +466,7 @@ else
 cachesim: deps-cachesim $(TOOLS) ## simulated instructions, cache misses and calls per lookup, every strategy and every build the run measured (VARIANT=: one build; GEOMETRY=host|run|zen4|neoverse-n1|neoverse-v2, ORDERS=, RUN=folder; ARCH=arm64: plain and bti-pac, emulated on x86-64)
 	@python3 scripts/cachesim.py --check --driver=$(BUILD)/bin/opsbench-run --geometry="$$GEOMETRY" --orders="$$ORDERS"
 	@dir=$$(COMMAND='make cachesim' scripts/results-dir.sh) && \
-	 variants=$${CACHESIM_VARIANT:-$$(python3 scripts/runs.py variants "$$dir")} && \
+	 variants=$${CACHESIM_VARIANT:-$$(python3 scripts/runs.py variants --known "$(VARIANTS_$(ARCH))" "$$dir")} && \
 	 last=$$(echo $$variants | awk '{print $$NF}') && \
 	 for v in $$variants; do \
 		if [ $$v = kcfi ]; then cc="CC=$(KCFI_CC) CXX=$(subst clang,clang++,$(KCFI_CC))"; b=$(KCFI_CC); \
@@ -557,6 +567,11 @@ B		?=
 # The variables a user types reach the scripts through the environment, as
 # data: never pasted into a shell command line (a quote in FILTER is a
 # quote), and each script checks its own and names it when refusing.
+# Taken as typed: a '$' in FILTER='lookup$' or in a folder's name is a '$'.
+override FILTER := $(value FILTER)
+override RUN := $(value RUN)
+override A := $(value A)
+override B := $(value B)
 export PROFILE FILTER RUN GEOMETRY A B ORDERS CACHESIM_VARIANT
 
 # exec: the shell (dash) would otherwise stand between make and the script,
@@ -614,6 +629,18 @@ test-unit: $(TESTS) $(TOOLS) $(SUITE) $(call SUITE_LAYOUTS,$(SUITE)) $(FUZZ_BIN)
 	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(SUITE) OPSBENCH_FUZZ=$(FUZZ_BIN) \
 	 OPSBENCH_BUILD=$(BUILD) OPSBENCH_VARIANT=$(VARIANT) \
 	 OPSBENCH_FUZZ_SECONDS=$(FUZZ_SMOKE) scripts/run-tests.sh tests $(TESTS) $(SCRIPT_TESTS)
+
+# The tests whose outcome depends on the build's machine code (its flags,
+# thunks, layout): what CI runs again under each code-generation variant.
+# The rest (the scripts' analysis, bad input, dependencies, interruption)
+# is the same whatever the variant, and runs once in `make test`.
+VARIANT_SCRIPT_TESTS := $(addprefix tests/,test_suite_smoke.sh test_tools_smoke.sh test_variant_codegen.sh \
+			test_kcfi.sh test_symbols.sh test_link_order.sh test_cachesim_placement.sh)
+
+test-variant: $(TESTS) $(TOOLS) $(SUITE) $(call SUITE_LAYOUTS,$(SUITE)) ## run the tests that depend on the build (VARIANT=...): unit tests, smoke, machine code, symbols, layout
+	@OPSBENCH_RUN=$(BUILD)/bin/opsbench-run OPSBENCH_SUITE=$(SUITE) \
+	 OPSBENCH_BUILD=$(BUILD) OPSBENCH_VARIANT=$(VARIANT) \
+	 scripts/run-tests.sh tests-$(VARIANT) $(TESTS) $(VARIANT_SCRIPT_TESTS)
 
 test-asan: $(ASAN_TESTS) $(ASAN_TOOLS) $(ASAN_BUILD)/bin/opsbench-suite ## run the unit tests and the suite's smoke test built with ASan+UBSan
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -51,6 +51,8 @@ struct options {
 	enum ob_context context;	/* what is around each lookup: the scenario's, or bare */
 	const char *context_name;	/* --context as given */
 	const char *kernel;	/* --kernel as given */
+	const char *case_arg;	/* --case as given: meaningful only with casefolding dentries */
+	const char *stale_arg;	/* --stale as given: meaningful only with revalidating dentries */
 };
 
 /* ---- the command line: every flag with its help beside it ---- */
@@ -243,8 +245,14 @@ static void parse_flag(int c, char **argv, struct options *o)
 		o->zipf = optarg;
 		break;
 	case OPT_NEGATIVE:	o->wl.negative_share = parse_real("negative", optarg, 0, 1); break;
-	case OPT_CASE:		o->wl.case_share = parse_real("case", optarg, 0, 1); break;
-	case OPT_STALE:		o->wl.stale_share = parse_real("stale", optarg, 0, 1); break;
+	case OPT_CASE:
+		o->wl.case_share = parse_real("case", optarg, 0, 1);
+		o->case_arg = optarg;
+		break;
+	case OPT_STALE:
+		o->wl.stale_share = parse_real("stale", optarg, 0, 1);
+		o->stale_arg = optarg;
+		break;
 	case OPT_PATHS:		o->wl.lookups = parse_count("paths", optarg, WL_MAX_LOOKUPS); break;
 	case OPT_POLLUTE:	o->pollute = parse_bytes("pollute", optarg); break;
 	case OPT_MODE: {
@@ -511,6 +519,27 @@ static void measure(void *arg)
 	m->run = run;
 }
 
+/*
+ * --case and --stale act on dentries with custom ops of one personality
+ * (@pers, or "all"): given where no lookup can reach one, refuse them
+ * rather than measure something else than asked.
+ */
+static void check_personality_flag(const struct options *o, const struct strategy *s,
+				   const char *flag, const char *arg, int pers)
+{
+	unsigned int mask = (1u << pers) | (1u << PERS_ALL);
+
+	if (!arg)
+		return;
+	if (!s->custom_ops || o->wl.custom_share <= 0 || !(o->wl.custom_mask & mask)) {
+		fprintf(stderr, "opsbench-run: --%s %s: acts only on directories with %s ops; "
+			"give --custom F > 0, --personalities with %s or all, and a strategy with "
+			"custom ops (%s has %s)\n", flag, arg, personality_name(pers), personality_name(pers),
+			s->name, s->custom_ops ? "them" : "none");
+		exit(EXIT_USAGE);
+	}
+}
+
 /* The strategy @o names, once the options agree with each other; exits with a message when not. */
 static const struct strategy *check_options(const struct options *o)
 {
@@ -539,6 +568,8 @@ static const struct strategy *check_options(const struct options *o)
 		fprintf(stderr, "opsbench-run: --strategy '%s': no such strategy (see --list)\n", o->strategy);
 		exit(EXIT_USAGE);
 	}
+	check_personality_flag(o, s, "case", o->case_arg, PERS_CASEFOLD);
+	check_personality_flag(o, s, "stale", o->stale_arg, PERS_REVALIDATE);
 	return s;
 }
 

@@ -197,5 +197,8 @@ void lookup_schedule(const struct suite_cfg *cfg, struct scenario *sc, struct be
 void dispatch_list(const struct suite_cfg *cfg, struct bench_list *l);
 void calib_list(const struct suite_cfg *cfg, struct bench_list *l);
 void regulator_list(const struct suite_cfg *cfg, struct bench_list *l);
+/* The running kernel's path walk (bench/kernel.c): fstatat() by depth. */
+void kernel_list(const struct suite_cfg *cfg, struct bench_list *l);
+#define KERNEL_REPETITIONS	21
 
 #endif /* OPSBENCH_BENCH_SUITE_H */

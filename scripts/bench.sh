@@ -57,6 +57,13 @@ if [[ ! $budget =~ ^[0-9]{1,6}$ ]]; then
 fi
 budget=$((10#$budget)) # decimal, as meta.json records it: 08 is 8, not an octal error
 ((min_blocks > passes)) && min_blocks=$passes
+# Each block opens a handful of files and pipes; a limit below this fails
+# half-way through, with messages that do not name it.
+nofile=$(ulimit -n)
+if [[ $nofile != unlimited ]] && ((nofile < 64)); then
+	echo "bench: ulimit -n $nofile: too few open files for make bench (it needs at least 64)" >&2
+	exit 2
+fi
 if ! "$suite" --profile "$profile" --pass "$passes/$passes" --list-groups >/dev/null; then
 	exit 2
 fi
@@ -105,8 +112,21 @@ trap 'finish_incomplete SIGPIPE' PIPE
 watch_make "$tmp/.stopped-by"
 trap '[[ -z $watcher ]] || kill "$watcher" 2>/dev/null' EXIT
 
-# The runs: a group and the suite (build) that runs it.
-mapfile -t groups < <("$suite" --profile "$profile" --list-groups ${filter:+--filter="$filter"})
+# The runs: a group and the suite (build) that runs it.  A listing that
+# fails (no memory, no file descriptor left) stops the run with its reason,
+# not as a filter that matched nothing.
+list_groups() { # SUITE [FLAG]: its groups, one a line
+	local out rc=0
+	out=$("$1" --profile "$profile" ${2:+"$2"} --list-groups ${filter:+--filter="$filter"}) || rc=$?
+	if ((rc)) && ((rc != 2)); then
+		echo "bench: $1 --list-groups failed (exit status $rc)" >&2
+		rm -rf "$tmp"
+		exit 1
+	fi
+	[[ -z $out ]] || printf '%s\n' "$out"
+}
+groups_out=$(list_groups "$suite") || exit
+[[ -z $groups_out ]] || mapfile -t groups <<<"$groups_out"
 suites=()
 labels=()
 for g in "${groups[@]}"; do suites+=("$suite"); labels+=("$g"); done
@@ -114,11 +134,13 @@ for vs in ${VARIANT_SUITES:-}; do
 	v=${vs%%=*}
 	vsuite=${vs#*=}
 	[[ -x $vsuite ]] || { echo "bench: the $v build's suite $vsuite is missing" >&2; rm -rf "$tmp"; exit 2; }
+	groups_out=$(list_groups "$vsuite" --variant-build) || exit
+	[[ -n $groups_out ]] || continue
 	while IFS= read -r g; do
 		groups+=("$g")
 		suites+=("$vsuite")
 		labels+=("$g ($v build)")
-	done < <("$vsuite" --profile "$profile" --variant-build --list-groups ${filter:+--filter="$filter"})
+	done <<<"$groups_out"
 done
 if ((${#groups[@]} == 0)); then
 	echo "bench: no benchmark matches FILTER='$filter'" >&2

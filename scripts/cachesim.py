@@ -25,11 +25,12 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import hostcaches, plumbing, provenance, registry, runfolder, simrows, valgrind  # noqa: E402
 from lib.plumbing import write_atomic, finish_run  # noqa: E402
-import tempfile
 
 # Named geometries: (size, associativity, line) for I1, D1 and LL.  The LL of
 # valgrind's model is the last level; for Neoverse N1 that is taken as the
@@ -289,10 +290,13 @@ def main():
                 if not wanted or s["name"] in wanted]
         runs += [(sc, strat, o) for o in orders for sc, strat, _ in list(runs) if sc["order"] != o]
         rows = []
+        started = time.monotonic()
         with tempfile.TemporaryDirectory() as work:
             for k, (sc, strat, order) in enumerate(runs, 1):
                 name = sc["name"] + (f"+{order}" if order else "")
-                print(f"cachesim: [{k}/{len(runs)}] {name} {strat}", file=sys.stderr)
+                spent = time.monotonic() - started
+                left = f" (about {spent / (k - 1) * (len(runs) - k + 1):.0f} s left)" if k > 1 else ""
+                print(f"cachesim: [{k}/{len(runs)}] {name} {strat}{left}", file=sys.stderr)
                 c = run_one(vg, args.driver, geometry, ["--scenario", sc["name"], "--caches", caches,
                                                     "--strategy", strat] +
                             (["--order", order] if order else []), args.lookups, work)

@@ -29,12 +29,15 @@ COMPARE_PY = "/usr/share/benchmark/compare.py"
 
 
 def readable(folder, tmp, name):
-    """@folder's samples as a file compare.py can read: its benchmarks.json,
-    or its benchmarks.json.gz decompressed to @tmp/@name (removed with @tmp)."""
+    """@folder's samples as a file compare.py can read, under a plain name
+    in @tmp (removed with it): compare.py prints the paths it is given, and
+    a folder name that is not UTF-8 stops it under a UTF-8 locale.  A link
+    to benchmarks.json, or benchmarks.json.gz decompressed."""
     path = benchmarks.benchmarks_file(folder)
-    if not path.endswith(".gz"):
-        return path
     out = os.path.join(tmp, name)
+    if not path.endswith(".gz"):
+        os.symlink(os.path.abspath(path), out)
+        return out
     data = plumbing.read_gzip(path)
     with open(out, "wb") as dst:
         dst.write(data)
@@ -97,6 +100,9 @@ def main():
              "Ratio B/A of the medians; `~` marks overlapping 95% CIs (no measurable difference). "
              f"{how}.\n"]
     common = [n for n in A["results"] if n in B["results"]]
+    if not common:
+        plumbing.die(f"compare: {args.a} and {args.b} have no benchmark in common "
+                     "(other groups, builds or FILTERs): nothing to compare")
     groups = {}
     for n in common:
         words, _ = benchmarks.parse_name(n)

@@ -24,10 +24,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import benchmarks, hostcaches, plumbing, stats  # noqa: E402
+from lib import benchmarks, hostcaches, plumbing, runfolder, stats  # noqa: E402
 from lib.hostcaches import read_text  # noqa: E402
-
-META_VERSION = 1
 
 
 def run(cmd):
@@ -167,7 +165,7 @@ def describe(args):
     gov = read_text("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
     variants = (os.environ.get("OB_VARIANTS") or "plain").split()
     return {
-        "opsbench_meta_version": META_VERSION,
+        "opsbench_meta_version": runfolder.META_VERSION,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "host": platform.node(),
         "arch": platform.machine(),

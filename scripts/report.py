@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import runstate, benchmarks, claims, costmodel, plots, provenance, regulator_report  # noqa: E402
+from lib import runstate, benchmarks, claims, costmodel, kernelwalk, plots, provenance, regulator_report  # noqa: E402
 from lib.plumbing import die, run_main, write_atomic  # noqa: E402
 from lib.runfolder import InputError, baseline_of, load_run  # noqa: E402
 from lib.sections import (calibration_section, dispatch_section, lookup_section,  # noqa: E402
@@ -71,6 +71,12 @@ def main():
                  "; ".join(f"`{c}`: {', '.join(sorted(f))}" for c, f in sorted(builds.items())) + ".\n")
         print(f"report: warning: {args.run}: files from {len(builds)} builds (see provenance.json)",
               file=sys.stderr)
+    waiting = [c for c in verdicts if "make cachesim" in c["verdict"]]
+    if waiting and not data["cachesim"]:
+        mixed += (f"**{len(waiting)} of the {len(verdicts)} claims wait for simulated counts.** "
+                  f"`make cachesim RUN={args.run}` simulates every scenario and strategy of each build "
+                  "this run measured under valgrind, one after another (minutes per build; it prints "
+                  "the time left), then `make report` tests them.\n")
     parts = [f"# opsbench report: {meta.get('host')} ({meta.get('arch')}), {meta.get('date')}\n",
              mixed,
              "Made by `make report` from this folder's data; every number below comes from the files "
@@ -137,6 +143,7 @@ def main():
     parts.append(dispatch_section(data["results"]))
     parts.append(regulator_report.regulator_section(data["results"]))
     parts.append(regulator_report.stop_mattering_section(data["results"]))
+    parts.append(kernelwalk.kernel_section(data))
     parts.append(calibration_section(data["results"], meta))
     if data["skipped"]:
         parts.append("## Skipped benchmarks\n\n" + "".join(f"- {n}: {m}\n" for n, m in sorted(data["skipped"].items())))

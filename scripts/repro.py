@@ -27,11 +27,10 @@ the report checks it), or A and B the same run.
 """
 import argparse
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import benchmarks, costmodel, plumbing, runfolder, stats  # noqa: E402
+from lib import benchmarks, costmodel, pattern, plumbing, runfolder, stats  # noqa: E402
 from lib.sections import compare_scenario  # noqa: E402
 
 
@@ -114,8 +113,8 @@ def arguments():
         except runfolder.InputError as e:
             plumbing.die(f"repro: {e}")
     try:
-        args.match = re.compile(args.match)
-    except re.error as e:
+        args.match = pattern.compile_filter(args.match)
+    except ValueError as e:
         plumbing.die(f"repro: --match {args.match!r}: {e}")
     return args
 
@@ -125,9 +124,7 @@ def compare(a, b, match, tol):
     [(wide, row)] of those not within @tol, the largest |B/A - 1|, and
     [|B/A - 1|] of those both runs pinned)."""
     rows, misses, worst, pinned, beyond = [], [], 0.0, [], 0
-    for sc in sorted(set(a) & set(b)):
-        if not match.search(sc):
-            continue
+    for sc in sorted(pattern.matching(match, set(a) & set(b))):
         (_, rows_a), (_, rows_b) = a[sc], b[sc]
         for s in sorted(set(rows_a) & set(rows_b)):
             pa, pb = rows_a[s]["paired"], rows_b[s]["paired"]
@@ -157,7 +154,10 @@ def main():
     except benchmarks.ResultsError as e:
         plumbing.die(f"repro: {e}")
     tol, pct = args.tolerance / 100, f"{args.tolerance:g}%"
-    rows, misses, worst, pinned, beyond = compare(a, b, args.match, tol)
+    try:
+        rows, misses, worst, pinned, beyond = compare(a, b, args.match, tol)
+    except pattern.TooSlow as e:
+        plumbing.die(f"repro: --match {args.match.pattern!r}: {e}")
     if not rows:
         plumbing.die(f"repro: no scenario matching {args.match.pattern!r} with paired rounds in both runs")
     lines = [f"# Reproducibility: {args.a} against {args.b}\n",

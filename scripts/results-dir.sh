@@ -36,13 +36,14 @@ if [[ -n ${RUN:-} ]]; then
 	exit 0
 fi
 # The newest run by the UTC date in its meta.json (not by its name, local
-# time), skipping incomplete and committed runs.
-if newest=$("$py" scripts/runs.py newest results); then
+# time), skipping incomplete and committed runs; with --existing, a run of
+# make bench (a folder made for one tool has no samples to report).
+if newest=$("$py" scripts/runs.py newest ${1:+--existing} results); then
 	echo "$newest"
 	exit 0
 fi
 if [[ ${1:-} == --existing ]]; then
-	echo "no complete results folder under results/: run make bench first, or give RUN=folder" >&2
+	echo "no complete run of make bench under results/: run make bench first, or give RUN=folder" >&2
 	exit 2
 fi
 . scripts/run-folder.sh

@@ -13,12 +13,14 @@ failed=0
 failures=()
 for t in "$@"; do
 	echo "== $label: $(basename "$t")" >&2
+	start=$SECONDS
 	if "$t"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
 		failures+=("$(basename "$t")")
 	fi
+	echo "== $label: $(basename "$t"): $((SECONDS - start)) s" >&2
 done
 ((failed)) && echo "$label: failing binaries: ${failures[*]}" >&2
 echo "$label: test binaries (cmocka counts each test above):" >&2

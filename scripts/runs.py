@@ -6,7 +6,7 @@ scripts/lib/plumbing.py):
     runs.py check [--writes] [--tool] DIR   is DIR a complete run (and may a tool write into it)?
     runs.py newest [--existing] RESULTS     the newest run a tool may write into by default
     runs.py write DIR NAME < DATA           DATA into DIR/NAME, safely (plumbing.write_atomic())
-    runs.py variants DIR                    the builds DIR's make bench measured (meta.json), one a line
+    runs.py variants [--known "V..."] DIR    the builds DIR's make bench measured (meta.json), one a line
 
 check: exit 2 with one line naming DIR and what is wrong (--tool: also a
 folder scripts/results-dir.sh made for the tool now running).  newest: by
@@ -36,6 +36,7 @@ def main():
     w.add_argument("dir")
     w.add_argument("name")
     v = sub.add_parser("variants")
+    v.add_argument("--known", help="the builds this architecture has (the Makefile's VARIANTS_<arch>)")
     v.add_argument("dir")
     args = ap.parse_args()
     if args.what == "check":
@@ -58,6 +59,10 @@ def main():
         if not isinstance(variants, list) or not all(isinstance(x, str) and x.replace("-", "").isalnum()
                                                      for x in variants):
             variants = ["plain"]
+        unknown = [x for x in variants if args.known is not None and x not in args.known.split()]
+        if unknown:
+            plumbing.die(f"{os.path.join(args.dir, 'meta.json')}: variants: {', '.join(unknown)}: "
+                         f"no such build here (expected among {args.known})")
         print("\n".join(dict.fromkeys(["plain"] + variants) if "plain" in variants else variants))
     else:
         if os.sep in args.name or args.name in ("", ".", ".."):

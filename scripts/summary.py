@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import benchmarks, plumbing, regulator_report, runstate  # noqa: E402
+from lib import benchmarks, kernelwalk, plumbing, regulator_report, runstate  # noqa: E402
 from lib.runfolder import InputError, load_run  # noqa: E402
 from lib.sections import calibration_section, dispatch_section, lookup_section  # noqa: E402
 
@@ -43,6 +43,7 @@ def main(argv):
         dispatch_section(data["results"]),
         regulator_report.regulator_section(data["results"]),
         regulator_report.stop_mattering_section(data["results"]),
+        kernelwalk.kernel_section(data),
         calibration_section(data["results"], data["meta"])) if s)
     plumbing.write_atomic(os.path.join(argv[1], "summary.md"), text, argv[1])
     print(text)

@@ -64,6 +64,27 @@ fx badcsv && printf '\xff\xfe' >>"$tmp/badcsv/cachesim.csv"
 fx nonutf8 && mv "$tmp/nonutf8" "$tmp/$(printf 'run-\xff')"
 python3 tests/make_fixture.py big 200000 "$tmp/big"
 fx short
+# meta.json and cachesim.csv from elsewhere (issue 47): a sparse meta, a
+# newer layout, another machine's arch, counts not recorded in provenance,
+# provenance that is not JSON, counts of another L1D, a build nobody has.
+fx sparsemeta && echo '{}' >"$tmp/sparsemeta/meta.json"
+fx newmeta && edit newmeta meta.json 'd["opsbench_meta_version"] = 999'
+fx archmeta && edit archmeta meta.json 'd["arch"] = "arm64"' &&
+	edit archmeta benchmarks.json 'd["context"]["executable"] = "build/x86_64-gcc-srso/bin/opsbench-suite"'
+fx varmeta && edit varmeta meta.json 'd["variants"] = ["plain"]' &&
+	edit varmeta benchmarks.json 'b = d["benchmarks"][0]; b["name"] += "/variant:srso"; b["run_name"] = b["name"]'
+fx strangecsv && echo '{"files": {"benchmarks.json": {"commit": "x", "variant": "plain", "tool": "make bench"}}}' \
+	>"$tmp/strangecsv/provenance.json"
+fx badprov && echo 'not json' >"$tmp/badprov/provenance.json"
+fx othergeom && edit othergeom meta.json 'd["caches"] = [{"level": 1, "type": "Data", "size_bytes": 49152}]' &&
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+for r in rows:
+    r["geometry"], r["arch"] = "host: I1 32768 B, 8-way, 64 B lines; D1 12345 B, 8-way, 64 B lines", "x86_64"
+w = csv.DictWriter(open(sys.argv[1], "w"), fieldnames=list(rows[0]))
+w.writeheader(); w.writerows(rows)' "$tmp/othergeom/cachesim.csv"
+fx nosuchvar && edit nosuchvar meta.json 'd["variants"] = ["plain", "nosuch"]'
+fx disjoint && edit disjoint benchmarks.json 'for b in d["benchmarks"]: b["name"] = "other/" + b["name"]; b.pop("run_name", None)'
 # The hostile-input pass: pack_run's part file a link out of the folder, both
 # samples files, a key twice, NaN, a bad date, a meta.json that is a list.
 fx packlink && ln -s "$tmp/victim" "$tmp/packlink/benchmarks.json.gz.part"
@@ -267,6 +288,23 @@ cases=$(cat <<'TABLE'
 2|host_load.start.ticks: expected whole numbers|python3 scripts/summary.py $tmp/ticks
 2|VARIANT='srso plain': expected one word|make --no-print-directory -n tools VARIANT='srso plain'
 2|LINK_ORDER='reverse reverse': expected one word|make --no-print-directory -n tools LINK_ORDER='reverse reverse'
+2|opsbench_meta_version=None: not a meta.json that scripts/meta.py wrote|python3 scripts/report.py --no-plots $tmp/sparsemeta
+2|written by a newer opsbench (this one reads version 1)|python3 scripts/report.py --no-plots $tmp/newmeta
+2|arch 'arm64', but the samples come from build/x86_64-gcc-srso|python3 scripts/report.py --no-plots $tmp/archmeta
+2|leave out builds the samples come from (srso)|python3 scripts/report.py --no-plots $tmp/varmeta
+2|cachesim.csv: not in provenance.json: make cachesim did not write it|python3 scripts/report.py --no-plots $tmp/strangecsv
+2|provenance.json: not valid JSON|RUN=$tmp/badprov scripts/results-dir.sh
+2|simulated with a 12345 B L1D, but this run's host has 49152 B|python3 scripts/report.py --no-plots $tmp/othergeom
+2|variants: nosuch: no such build here|python3 scripts/runs.py variants --known "plain srso" $tmp/nosuchvar
+2|have no benchmark in common|python3 scripts/compare_runs.py $tmp/run $tmp/disjoint
+2|takes std::regex (Google Benchmark's engine) exponential time|$suite --list --filter '(.|.)*X'
+2|takes std::regex (Google Benchmark's engine) exponential time|SUITE=$suite FILTER='(a+)+b' RESULTS=$tmp/results scripts/bench.sh
+2|still matching names after 10 s|timeout 60 $suite --list --filter '.*.*.*.*.*.*.*.*.*X'
+2|takes a backtracking engine exponential time|python3 scripts/repro.py $tmp/short $tmp/run --match '(.|.)*X'
+0|calib/empty_loop|$suite --group calib --filter 'calib/empty_loop$' --benchmark_repetitions=1 --benchmark_min_time=0.001
+2|acts only on directories with casefold ops|$run -s direct --case 1 --dentries 64 --lookups 10
+2|acts only on directories with revalidate ops|$run -s default_ops --custom 0.5 --personalities casefold --stale 0.5 --dentries 64 --lookups 10
+2|ulimit -n 20: too few open files for make bench|ulimit -n 20; SUITE=$suite RESULTS=$tmp/results scripts/bench.sh
 TABLE
 )
 

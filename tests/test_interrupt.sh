@@ -93,7 +93,7 @@ if [[ -n $d1 && -n $d2 && $d1 != "$d2" && -s $d1/benchmarks.json && -s $d2/bench
 	! -e $d1/INCOMPLETE && ! -e $d2/INCOMPLETE && ! -e $d1/$(basename "$d2") && ! -e $d2/$(basename "$d1") ]]; then
 	ok "two concurrent runs: two complete folders ($(basename "$d1"), $(basename "$d2"))"
 else
-	bad "two concurrent runs: '$d1' and '$d2'; logs: $(tail -2 "$tmp/conc.1" "$tmp/conc.2")"
+	bad "two concurrent runs: '$d1' and '$d2'; logs: $(tail -n 2 "$tmp/conc.1" "$tmp/conc.2")"
 fi
 # A signal to the make process alone (not its process group): make forwards
 # SIGTERM only to its own child and waits for its children on SIGQUIT; the

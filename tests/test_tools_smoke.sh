@@ -89,9 +89,11 @@ new_folder_marked_until_done() {
 	grep -q '^unfinished: make cachesim' "$root/$d/INCOMPLETE" && [[ -s $root/$d/meta.json ]] || return 1
 	! (cd "$root" && scripts/results-dir.sh --existing 2>/dev/null) || return 1
 	python3 -c "import sys; sys.path.insert(0, 'scripts'); from lib import plumbing; plumbing.finish_run('$root/$d')"
-	[[ ! -e $root/$d/INCOMPLETE && $(cd "$root" && scripts/results-dir.sh --existing) == "$d" ]]
+	[[ ! -e $root/$d/INCOMPLETE && $(cd "$root" && COMMAND='make perf' scripts/results-dir.sh) == "$d" ]] || return 1
+	# make report's --existing: a run of make bench, never a folder made for one tool
+	! (cd "$root" && scripts/results-dir.sh --existing 2>/dev/null)
 }
-check "results-dir: a new folder is INCOMPLETE until its tool finishes" new_folder_marked_until_done
+check "results-dir: a new folder is INCOMPLETE until its tool finishes; make report never takes it" new_folder_marked_until_done
 
 # ---- cachesim ----
 

@@ -13,6 +13,8 @@
     plots.py             the report's plots, drawn by gnuplot
     provenance.py        which build made each file of a results folder
     registry.py          what `opsbench-run --list --json` says
+    kernelwalk.py        the running kernel's path walk, fitted, beside the model's component
+    pattern.py           a user's regex, refused when it could backtrack for minutes
 
 A command puts scripts/ on sys.path and imports `from lib import ...`.
 """

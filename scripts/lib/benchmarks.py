@@ -60,15 +60,18 @@ def read_benchmarks(path, raw=False):
         raise ResultsError(str(e)) from None
 
 
-def load_gb(path, raw=False):
+def load_gb(path, raw=False, context=None):
     """{name: {"samples": [ns...], "counters": {...}}}, and {name: error
     message} of the benchmarks that failed, from the Google Benchmark JSON
-    of read_benchmarks(@path) (a results folder or a file)."""
+    of read_benchmarks(@path) (a results folder or a file); @context, a
+    dict, gets the file's "context" object."""
     data = read_benchmarks(path, raw)
     if os.path.isdir(path):
         path = benchmarks_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise ResultsError(f"{path}: no 'benchmarks' list: not Google Benchmark JSON")
+    if context is not None and isinstance(data.get("context"), dict):
+        context.update(data["context"])
     out = {}
     skipped = {}
     seen = set()

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import benchmarks, regulator_report, stats
+from . import benchmarks, kernelwalk, regulator_report, stats
 from .plumbing import write_atomic
 
 # Report order of the strategies, for stable colours: the registry's order,
@@ -300,6 +300,31 @@ plot datafile using 1:2:xtic(3) with boxes lc rgb '#4477aa'
     return p.draw("dispatch-share", "dispatch cost as a share of path cost: both case studies", body, data)
 
 
+def plot_kernel(p, results, meta):
+    live = kernelwalk.live_kernel(results)
+    if not live:
+        return "needs the kernel group"
+    build = (meta.get("host_build") or {}).get("variant") or "plain"
+    model = kernelwalk.model_components(results, build) or kernelwalk.model_components(results, "plain")
+    data, plots = "", []
+    for k, (name, f) in enumerate(sorted(live.items())):
+        data += "".join(f"{d} {m:.4f}\n" for d, m in sorted(f["medians"].items())) + "\n\n"
+        plots.append(f"datafile index {k} using 1:2 with points pt 7 ps 1.2 lc {k + 1} title '{name}: live kernel'")
+        plots.append(f"{f['intercept']:.4f} + {f['slope']:.4f} * x with lines lc {k + 1} "
+                     f"title '{name}: fit, {f['slope']:.1f} ns per component'")
+    hot = live.get("hot")
+    for gen, (ns, _) in sorted(model.items()) if hot else ():
+        plots.append(f"{hot['intercept']:.4f} + {ns:.4f} * x with lines dt 2 lw 2 "
+                     f"title 'model direct, Linux {gen}: {ns:.1f} ns per component'")
+    body = STYLE + f"""set title "the running kernel: fstatat() against path depth ({meta.get('kernel')})"
+set xlabel "path depth (components)"
+set ylabel "ns per fstatat() (median over repetitions)"
+set key inside left top
+plot {", ".join(plots)}
+"""
+    return p.draw("kernel-walk", "the running kernel's path walk against depth, beside the model", body, data)
+
+
 def make_all(run_dir, results, meta, cachesim):
     """Draw every plot the data allows; returns (made [(stem, title)], skipped {name: why})."""
     p = Plotter(run_dir)
@@ -312,7 +337,8 @@ def make_all(run_dir, results, meta, cachesim):
                      ("custom-share", lambda: plot_custom_share(p, scen, cachesim)),
                      ("order-modes", lambda: plot_order_modes(p, scen)),
                      ("calibration", lambda: plot_calibration(p, results, meta)),
-                     ("dispatch-share", lambda: plot_dispatch_share(p, results))):
+                     ("dispatch-share", lambda: plot_dispatch_share(p, results)),
+                     ("kernel-walk", lambda: plot_kernel(p, results, meta))):
         why = fn()
         if why:
             skipped[name] = why

@@ -292,8 +292,12 @@ def watch_make(interval=1.0):
             now = int(st.get("SigCgt", "0"), 16) if st else 0
             lost = [name for name, num in (("HUP", 1), ("INT", 2), ("QUIT", 3), ("TERM", 15))
                     if cgt & (1 << (num - 1)) and not now & (1 << (num - 1))]
-            if not st or lost:
-                return f"SIG{lost[0]} to make (pid {pid})" if lost else f"make (pid {pid}) ended"
+            # A make that has exited (a zombie, State Z) shows no handler at
+            # all: that is its end, not four signals.
+            if not st or st.get("State", "").startswith("Z") or len(lost) > 1:
+                return f"make (pid {pid}) ended"
+            if lost:
+                return f"SIG{lost[0]} to make (pid {pid})"
         return None
 
     def watch():

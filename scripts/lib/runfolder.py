@@ -7,10 +7,11 @@ import datetime
 import io
 import math
 import os
+import re
 import subprocess
 import sys
 
-from . import benchmarks, plumbing, regulator_report, simrows
+from . import benchmarks, plumbing, provenance, regulator_report, simrows, stats
 
 
 class InputError(Exception):
@@ -120,9 +121,25 @@ def parse_date(value):
     return date.astimezone(datetime.timezone.utc)
 
 
+# The meta.json layout this code reads (scripts/meta.py writes it).
+META_VERSION = 1
+# What every meta.json names: without them a report cannot say what ran where.
+META_REQUIRED = ("date", "host", "arch")
+
+
 def check_meta(path, meta):
     if not isinstance(meta, dict):
         raise InputError(f"{path}: not an object")
+    version = meta.get("opsbench_meta_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise InputError(f"{path}: opsbench_meta_version={version!r}: not a meta.json that "
+                         "scripts/meta.py wrote (expected a whole number, at least 1)")
+    if version > META_VERSION:
+        raise InputError(f"{path}: opsbench_meta_version {version}: written by a newer opsbench "
+                         f"(this one reads version {META_VERSION})")
+    missing = [k for k in META_REQUIRED if meta.get(k) is None]
+    if missing:
+        raise InputError(f"{path}: no {', '.join(missing)}: not a meta.json that scripts/meta.py wrote")
     if meta.get("date") is not None:
         try:
             parse_date(meta["date"])
@@ -268,6 +285,10 @@ def check_run(d, writes=True, tool_folder=False):
         raise InputError(str(e)) from None
     if meta.get("profile") != "none" and not os.path.lexists(samples):
         raise InputError(f"{samples}: missing: not a complete run")
+    try:    # a tool's output and its record go together: refuse before the output
+        provenance.load(d)
+    except ValueError as e:
+        raise InputError(str(e)) from None
     if writes:
         if not os.access(d, os.W_OK):
             raise InputError(f"{d}: not writable: the tool writes into the results folder")
@@ -351,11 +372,14 @@ def load_run(d, writes=True):
     """Everything a report needs from folder @d, checked (check_run() and the
     samples); @writes: the caller writes into @d."""
     meta = check_run(d, writes)
+    context = {}
     try:
-        results, skipped = benchmarks.load_gb(d)
+        results, skipped = benchmarks.load_gb(d, context=context)
     except benchmarks.ResultsError as e:
         raise InputError(str(e)) from None
+    check_meta_samples(d, meta, results, context)
     cs_all = read_csv(os.path.join(d, "cachesim.csv"), CACHESIM_COLUMNS)
+    check_cachesim(d, meta, cs_all)
     registry = read_registry(os.path.join(d, "registry.json"), results)
     disasm = check_disasm(os.path.join(d, "disasm.json"), read_json(os.path.join(d, "disasm.json"), required=False))
     object_size = {}
@@ -378,6 +402,54 @@ def load_run(d, writes=True):
         "hyperfine": read_json(os.path.join(d, "hyperfine.json"), required=False),
         "perf_md": os.path.exists(os.path.join(d, "perf.md")),
     }
+
+
+def check_meta_samples(d, meta, results, context):
+    """meta.json against the samples it describes: the builds they come
+    from among its "variants", its "arch" that of the suite that ran."""
+    path = os.path.join(d, "meta.json")
+    builds = sorted({stats.build_of(name) for name in results})
+    listed = meta.get("variants") or ["plain"]
+    if set(builds) - set(listed):
+        raise InputError(f"{path}: variants {listed} leave out builds the samples come from "
+                         f"({', '.join(sorted(set(builds) - set(listed)))}): not this run's meta.json")
+    exe = context.get("executable")
+    m = re.match(r"(?:.*/)?build/([a-z0-9_]+)-", exe) if isinstance(exe, str) else None
+    if m and m.group(1) != meta["arch"]:
+        raise InputError(f"{path}: arch {meta['arch']!r}, but the samples come from {exe} "
+                         f"({m.group(1)}): not this run's meta.json")
+
+
+def _commit_of(build):
+    """The commit in a cachesim.csv "build" cell: '0123456789ab (x86_64 plain)'."""
+    return (build or "").split(" ", 1)[0]
+
+
+def check_cachesim(d, meta, rows):
+    """cachesim.csv against the run it sits in: written by make cachesim
+    for it (provenance.json, where the run has one), from sources the same
+    as the samples' build, and simulated with this host's L1D where its
+    geometry is the host's."""
+    if not rows:
+        return
+    path = os.path.join(d, "cachesim.csv")
+    prov = read_json(os.path.join(d, "provenance.json"), required=False)
+    if isinstance(prov, dict) and "cachesim.csv" not in (prov.get("files") or {}):
+        raise InputError(f"{path}: not in provenance.json: make cachesim did not write it for this run "
+                         f"(copied from another?); remove it, or run `make cachesim RUN={d}`")
+    run_commit = (meta.get("git") or {}).get("commit")
+    for commit in sorted({_commit_of(r.get("build")) for r in rows} - {"", run_commit}):
+        why = same_sources(commit, run_commit) if run_commit else "the run names no commit"
+        if why:
+            raise InputError(f"{path}: counts of commit {commit[:12]}, not of this run's build ({why}); "
+                             f"run `make cachesim RUN={d}`")
+    l1d = [c.get("size_bytes") for c in meta.get("caches") or []
+           if c.get("level") == 1 and c.get("type") in ("Data", "data")]
+    for r in rows:
+        m = re.match(r"host: .*?D1 (\d+) B", r.get("geometry") or "")
+        if m and l1d and r.get("arch") == meta["arch"] and int(m.group(1)) != l1d[0]:
+            raise InputError(f"{path}: simulated with a {m.group(1)} B L1D, but this run's host has "
+                             f"{l1d[0]} B: counts of another machine; run `make cachesim RUN={d}`")
 
 
 # The baselines a scenario's strategies are compared with: the registry's

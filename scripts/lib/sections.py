@@ -12,8 +12,8 @@ from .runfolder import baseline_of
 
 
 def machine_section(meta):
-    caches = ", ".join(f"L{c['level']} {c['type'].lower()} {c['size']}" for c in meta.get("caches") or []
-                       if c.get("type"))
+    caches = ", ".join(f"L{c.get('level')} {c['type'].lower()} {c.get('size') or c.get('size_bytes')}"
+                       for c in meta.get("caches") or [] if c.get("type"))
     rows = [("CPU", meta.get("cpu_model")), ("cores online", meta.get("cpus_online")),
             (f"caches ({plots.cache_from(meta)})", caches or None), ("hypervisor", meta.get("hypervisor")),
             ("kernel", meta.get("kernel")), ("OS", meta.get("os")),

@@ -119,6 +119,50 @@ void run_one(benchmark::State &st, ob_gb_bench b)
 	}
 }
 
+/*
+ * Does @re repeat (with '*', '+' or '{') a group that holds '|' or a
+ * repetition of its own, as '(.|.)*X' or '(a+)+' do?  std::regex matches
+ * by backtracking, and such a pattern takes time exponential in the
+ * name's length on names it does not match: every name of the suite.
+ */
+bool nested_repeat(const char *re)
+{
+	bool inner[64] = { false };	/* per open group: holds '|' or a repetition */
+	int depth = 0;
+
+	for (const char *p = re; *p; p++) {
+		if (*p == '(' && depth < 63) {
+			inner[++depth] = false;
+			continue;
+		}
+		if (*p == '|') {
+			inner[depth] = true;
+			continue;
+		}
+		if (*p == '*' || *p == '+' || *p == '?' || *p == '{')
+			continue;
+		if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '[') {		/* a bracket expression, as one atom */
+			p += p[1] == '^';
+			p += p[1] == ']';
+			while (p[1] && p[1] != ']')
+				p++;
+			p += !!p[1];
+		} else if (*p == ')' && depth > 0) {
+			bool held = inner[depth--];
+
+			if (held && (p[1] == '*' || p[1] == '+' || p[1] == '{'))
+				return true;
+			inner[depth] |= held;
+		}
+		/* the atom (or group) just read, repeated */
+		if (p[1] == '*' || p[1] == '+' || p[1] == '?' || p[1] == '{')
+			inner[depth] = true;
+	}
+	return false;
+}
+
 } // namespace
 
 extern "C" {
@@ -146,6 +190,12 @@ struct ob_gb_filter *ob_gb_filter_new(const char *spec, char *msg, size_t len)
 		return nullptr;
 	}
 	f->negate = spec[0] == '-';
+	if (nested_repeat(spec + f->negate)) {
+		std::snprintf(msg, len, "a repeated group that holds '|' or a repetition, as '(a|b)*' or '(a+)+', "
+			      "takes std::regex (Google Benchmark's engine) exponential time; write it without one");
+		delete f;
+		return nullptr;
+	}
 	try {
 		f->re = std::regex(spec + f->negate, std::regex::extended);
 	} catch (const std::regex_error &e) {

@@ -1,0 +1,160 @@
+"""The running kernel's path walk (bench/kernel.c), fitted, and set beside
+the model's component (docs/method.md#the-running-kernel).
+
+A stat() of a D-component path costs fixed + D x per-component: per
+working set, a least-squares line through time against depth.  Its
+interval is over Google Benchmark's repetitions (interleaved rounds): one
+line per repetition, the t interval of their slopes and intercepts.
+"""
+import statistics
+
+from . import benchmarks, stats
+from .markdown import fmt, table
+
+# A depth whose median lies further than this from the line is flagged.
+RESIDUAL_FLAG = 0.05
+# The typical path of the "in the kernel's terms" sentence, in components.
+TYPICAL_DEPTH = 4
+
+
+def fit(points):
+    """(slope, intercept) of the least-squares line through @points, (x, y)
+    pairs with at least two distinct x."""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        raise ValueError("a line needs at least two distinct depths")
+    slope = sum((x - mx) * (y - my) for x, y in points) / sxx
+    return slope, my - slope * mx
+
+
+def walk_sets(results):
+    """{set: {depth: [ns per fstatat, per repetition]}} of the kernel group
+    (samples of a benchmark whose calls failed are dropped)."""
+    sets = {}
+    for name, e in results.items():
+        words, args = benchmarks.parse_name(name)
+        if words[:2] != ["kernel", "fstatat"] or "depth" not in args:
+            continue
+        if any(f > 0 for f in e["counters"].get("failed_calls", [])):
+            continue
+        sets.setdefault(args.get("set", "hot"), {})[int(args["depth"])] = e["samples"]
+    return sets
+
+
+def fit_set(depths):
+    """The line of one working set, {depth: samples}: slope and intercept
+    (ns) with 95% t intervals over the repetitions, the depths, and each
+    depth's residual (median against the line, relative)."""
+    reps = min(len(s) for s in depths.values())
+    lines = [fit([(d, s[r]) for d, s in depths.items()]) for r in range(reps)]
+    slope = stats.t_interval([a for a, _ in lines])
+    icpt = stats.t_interval([b for _, b in lines])
+    med = {d: statistics.median(s) for d, s in sorted(depths.items())}
+    a, b = fit(list(med.items()))
+    resid = {d: m / (a * d + b) - 1 for d, m in med.items()}
+    return {"slope": slope[0], "slope_ci": slope[1:3], "intercept": icpt[0], "intercept_ci": icpt[1:3],
+            "repetitions": reps, "medians": med, "residuals": resid,
+            "flagged": [d for d, r in resid.items() if abs(r) > RESIDUAL_FLAG]}
+
+
+def live_kernel(results):
+    """{set: fit_set()} of the run's kernel group; {} where it has none."""
+    out = {}
+    for name, depths in sorted(walk_sets(results).items()):
+        if len(depths) >= 2:
+            out[name] = fit_set(depths)
+    return out
+
+
+def model_components(results, build):
+    """{kernel generation: (direct's median ns, {strategy: paired ratio})}
+    of the component context's L1-sized scenarios in @build, latency mode
+    (a path walk is a chain of dependent lookups)."""
+    out = {}
+    for sc, strat in benchmarks.lookup_scenarios(results).items():
+        words, args = benchmarks.parse_name("x/y/" + sc)
+        if args.get("context") != "component" or args.get("mode") != "latency" or \
+                args.get("size") != "L1" or stats.build_of(sc) != build:
+            continue
+        base = strat.get("direct")
+        if not base:
+            continue
+        quiet = stats.quiet_processes(strat.values())
+        ratios = {}
+        for s, e in strat.items():
+            p = stats.paired(base, e, quiet) if s != "direct" else None
+            if p:
+                ratios[s] = p["ratio"]
+        out[args.get("kernel", "6.12")] = (statistics.median(base["samples"]), ratios)
+    return out
+
+
+def _ci(lo, hi):
+    return f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def kernel_section(data):
+    """The running kernel beside the model: Markdown, or "" without a kernel group."""
+    live = live_kernel(data["results"])
+    if not live:
+        why = next((w for n, w in sorted(data.get("skipped", {}).items()) if n.startswith("kernel/")), None)
+        return f"## The running kernel\n\nNot measured here: {why}.\n" if why else ""
+    meta = data["meta"]
+    build = (meta.get("host_build") or {}).get("variant") or "plain"
+    model = model_components(data["results"], build) or model_components(data["results"], "plain")
+    if not model_components(data["results"], build):
+        build = "plain"
+    fs = {e.get("label") for n, e in data["results"].items() if n.startswith("kernel/")} - {None}
+    lines = ["## The running kernel\n",
+             f"`fstatat()` of paths 1 to {max(max(v['medians']) for v in live.values())} components "
+             f"deep under a directory of its own ({', '.join(sorted(fs)) or 'filesystem not named'}), "
+             f"kernel {meta.get('kernel')}, in interleaved repetitions: the slope of time against depth "
+             "is the live kernel's cost per path component, the intercept the system call's fixed "
+             "cost (docs/method.md#the-running-kernel). *hot*: one tree; *cold*: enough trees, walked "
+             "in turn, to take their dentries and inodes out of L1 and L2.\n"]
+    rows = []
+    for name, f in live.items():
+        flagged = ", ".join(f"depth {d} ({f['residuals'][d] * 100:+.1f}%)" for d in f["flagged"]) or "none"
+        rows.append([name, f"{fmt(f['slope'])} {_ci(*f['slope_ci'])}",
+                     f"{fmt(f['intercept'])} {_ci(*f['intercept_ci'])}", str(f["repetitions"]),
+                     f"{max(abs(r) for r in f['residuals'].values()) * 100:.1f}%", flagged])
+    lines.append(table(["working set", "ns per component [95% CI]", "fixed ns per call [95% CI]",
+                        "repetitions", "largest residual", "depths off the line (>5%)"], rows) + "\n")
+    hot = live.get("hot")
+    if hot and model:
+        lines.append(beside_model(hot, model, build))
+    return "\n".join(lines)
+
+
+def beside_model(hot, model, build):
+    """The hot tree's per-component cost beside the model's `direct`
+    component, per generation, and each strategy in the kernel's terms."""
+    rows = []
+    for gen, (ns, _) in sorted(model.items()):
+        rows.append([f"Linux {gen} model, `direct`, {build} build, L1-sized", fmt(ns),
+                     f"{ns / hot['slope']:.2f}"])
+    closest = min(model.items(), key=lambda kv: abs(kv[1][0] / hot["slope"] - 1))
+    out = [table(["per component", "ns (median, latency)", "model / live kernel (hot)"],
+                 [["live kernel, hot tree", fmt(hot["slope"]), "1.00"]] + rows) + "\n",
+           f"Closest: the Linux {closest[0]} model, {abs(closest[1][0] / hot['slope'] - 1) * 100:.0f}% "
+           f"{'above' if closest[1][0] > hot['slope'] else 'below'} the live kernel. What the model leaves "
+           "out: the LSM hooks the running kernel has enabled, its own generation's code, the "
+           "filesystem's getattr and the copy of the stat buffer (both in the fixed cost), and "
+           "any dentry the kernel's walk touches that the model's tree does not.\n"]
+    gen, (direct_ns, ratios) = closest
+    typical = hot["intercept"] + TYPICAL_DEPTH * hot["slope"]
+    rows = []
+    for s, r in sorted(ratios.items(), key=lambda kv: kv[1]):
+        extra = (r - 1) * direct_ns
+        rows.append([f"`{s}`", f"{r:.3f}", f"{extra:+.1f}", f"{TYPICAL_DEPTH * extra / typical * 100:+.1f}%"])
+    out.append(f"**In the kernel's terms.** Each strategy's extra time per component in the Linux {gen} "
+               f"model ({build} build: its ratio to `direct`, times `direct`'s {fmt(direct_ns)} ns), added "
+               f"to this kernel's stat() of a {TYPICAL_DEPTH}-component path ({fmt(typical)} ns here: the "
+               "fixed cost and four components). The extra is taken as it is, not scaled by the live "
+               "kernel's slope: what dispatch adds is calls, returns and their thunks, which the rest "
+               "of the kernel's component does not multiply.\n")
+    out.append(table(["strategy", "ratio to direct", "extra ns per component",
+                      f"a {TYPICAL_DEPTH}-component stat()"], rows) + "\n")
+    return "\n".join(out)
