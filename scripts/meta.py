@@ -203,6 +203,8 @@ def describe(args):
         "vulnerabilities": {n: read_text(os.path.join("/sys/devices/system/cpu/vulnerabilities", n))
                             for n in sorted(os.listdir("/sys/devices/system/cpu/vulnerabilities"))}
         if os.path.isdir("/sys/devices/system/cpu/vulnerabilities") else {},
+        # the active Linux security modules, whose hooks a path walk calls (None: not readable)
+        "lsm": read_text("/sys/kernel/security/lsm"),
         "git": git(),
         "profile": args.profile,
         "filter": args.filter or None,

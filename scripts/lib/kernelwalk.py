@@ -110,10 +110,12 @@ def kernel_section(data):
     lines = ["## The running kernel\n",
              f"`fstatat()` of paths 1 to {max(max(v['medians']) for v in live.values())} components "
              f"deep under a directory of its own ({', '.join(sorted(fs)) or 'filesystem not named'}), "
-             f"kernel {meta.get('kernel')}, in interleaved repetitions: the slope of time against depth "
+             f"kernel {meta.get('kernel')}, active LSMs: {meta.get('lsm') or 'not readable here (/sys/kernel/security/lsm)'}; "
+             "in interleaved repetitions: the slope of time against depth "
              "is the live kernel's cost per path component, the intercept the system call's fixed "
-             "cost (docs/method.md#the-running-kernel). *hot*: one tree; *cold*: enough trees, walked "
-             "in turn, to take their dentries and inodes out of L1 and L2.\n"]
+             "cost (docs/method.md#the-running-kernel). *hot*: one tree; *cold*: K / D trees at depth D, "
+             "walked in turn, so that every depth walks K directories, K sized to take their dentries "
+             "and inodes out of L1 and L2.\n"]
     rows = []
     for name, f in live.items():
         flagged = ", ".join(f"depth {d} ({f['residuals'][d] * 100:+.1f}%)" for d in f["flagged"]) or "none"

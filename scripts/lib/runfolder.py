@@ -73,7 +73,7 @@ META_TYPES = {"date": str, "host": str, "arch": str, "kernel": str, "os": str, "
               "cflags": str, "link_order": str, "variants": list, "variant_flags": dict, "cpu": dict,
               "vulnerabilities": dict, "git": dict, "profile": str, "filter": str, "command": str,
               "elapsed_s": (int, float), "schedule": dict, "host_build": dict, "host_load": dict,
-              "layouts": list, "layout_pad_bytes": int}
+              "layouts": list, "layout_pad_bytes": int, "lsm": str}
 
 
 # Fields inside meta.json's objects the scripts read, and their types.
