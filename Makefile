@@ -657,6 +657,7 @@ help: ## list the targets and the variables they take
 	@echo
 	@echo "variables: CC=gcc|clang  OPT='$(OPT)'  EXTRA_CFLAGS=  ARCH=$(ARCH)  V=1 (show commands)"
 	@echo "           VARIANT=plain|kernel|retpoline|rethunk|srso|ibt|kcfi|bti-pac (code generation; each its own build tree)"
+	@echo "           NO_INSTALL=1 (install nothing: list what is missing, exit 2)"
 	@echo "           PROFILE=quick|standard|full  FILTER=regex  PASSES=N BUDGET=S (make bench: most blocks per lookup group, seconds for the lookup groups; default: the profile's)"
 	@echo "           BENCH_BUILD=variant|none (make bench: the build besides plain; default: the one that matches this kernel's mitigations)"
 	@echo "           LINK_ORDER=reverse (the library's objects linked in the other order, a tree of its own: does a result move with the layout?)"

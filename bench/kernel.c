@@ -220,6 +220,8 @@ static void kernel_report(void *arg, struct ob_gb_state *st, uint64_t iters)
 	ob_gb_counter(st, "trees", trees, OB_GB_PLAIN);
 	ob_gb_counter(st, "directories_walked", (double)trees * a->depth, OB_GB_PLAIN);
 	ob_gb_counter(st, "failed_calls", (double)a->failed, OB_GB_PLAIN);
+	/* make bench runs the group in several processes (--pass K/N): which one this is */
+	ob_gb_counter(st, "pass", group_cfg->pass, OB_GB_PLAIN);
 	ob_gb_label(st, walk.fs);
 }
 

@@ -462,7 +462,8 @@ static void usage(void)
 	       "       opsbench-suite [--profile P] --print-schedule\n\n"
 	       "Runs one group of opsbench benchmarks, interleaved, through Google Benchmark.\n"
 	       "The profile (%s) sets the groups, the Google Benchmark repetitions\n"
-	       "and min_time of the calib and dispatch groups (random interleaving; flags\n"
+	       "and min_time of the calib, dispatch, regulator and kernel groups (random\n"
+	       "interleaving; the kernel group at least " OB_KERNEL_REPS_STR " repetitions; flags\n"
 	       "given later override them), and the rounds and sample length of the lookup\n"
 	       "groups: --list-profiles prints them.  The process is pinned to one CPU.\n"
 	       "Exit status 2 on bad input.\n\n", profile_names());
@@ -548,7 +549,8 @@ static void list_profiles(const struct suite_cfg *cfg)
 		       pr->sample_ms, pr->passes, pr->min_passes, pr->budget_s, pr->repetitions,
 		       pr->min_time, pr->summary);
 	}
-	printf("\nlookup_groups: the plain build's lookup groups (besides calib, dispatch and regulator),\n"
+	printf("\nlookup_groups: the plain build's lookup groups (besides calib, dispatch, regulator\n"
+	       "and kernel),\n"
 	       "one per combination of\n");
 	for (size_t p = 0; p < PROFILE_COUNT; p++) {
 		const struct profile_info *pr = &profiles[p];
@@ -571,7 +573,8 @@ static void list_profiles(const struct suite_cfg *cfg)
 	       "lookup group's rounds into, at most (PASSES=N overrides it); min_blocks: those it\n"
 	       "runs before it stops a group whose every ratio is within +-%g%%; budget_s: the\n"
 	       "lookup groups' time, 0 for none (BUDGET=S); repetitions, min_time_s: Google\n"
-	       "Benchmark's, for each benchmark of the calib, dispatch and regulator groups.\n"
+	       "Benchmark's, for each benchmark of the calib, dispatch, regulator and kernel groups\n"
+	       "(kernel: at least " OB_KERNEL_REPS_STR " repetitions, for its fit's interval).\n"
 	       "The method: docs/method.md#blocks.\n", profiles[PROFILE_QUICK].target_pct);
 }
 

@@ -4,6 +4,7 @@
 #   scripts/deps.sh GROUP...     groups: build test clang kcfi bench cachesim perf hyperfine disasm arm64 report
 #                                valgrind-arm64
 #   scripts/deps.sh --packages GROUP...   print the packages of the groups, one a line (tests)
+#   NO_INSTALL=1 scripts/deps.sh GROUP... print what is missing and the apt-get line; exit 2
 #
 # Prints each package it installs and why; prints nothing when all is there.
 # Needs root or sudo to install; otherwise says exactly what to run.
@@ -119,8 +120,21 @@ done
 # Remove duplicates while keeping order.
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')
 if ! ((${#missing[@]})); then
+	if ((unpack_vg_arm64)) && [[ ${NO_INSTALL:-} == 1 && ! -s $vg_arm64/VERSION ]]; then
+		echo "opsbench: missing valgrind:arm64, unpacked under $vg_arm64 (NO_INSTALL=1: not done)" >&2
+		exit 2
+	fi
 	((unpack_vg_arm64 == 0)) || unpack_valgrind_arm64
 	exit 0
+fi
+# NO_INSTALL=1 (a managed machine): say what is missing and the one line
+# that installs it; install nothing.
+if [[ ${NO_INSTALL:-} == 1 ]]; then
+	for p in "${missing[@]}"; do
+		echo "opsbench: missing $p (${why[$p]:-needed})" >&2
+	done
+	echo "opsbench: NO_INSTALL=1: nothing installed; as root: apt-get install -y --no-install-recommends ${missing[*]}" >&2
+	exit 2
 fi
 
 if ! command -v apt-get >/dev/null; then

@@ -21,7 +21,7 @@ fi
 eta() {
 	local spent=$1 k=$2 open=$3
 	awk -F'\t' -v spent="$spent" -v k="$k" -v open="$open" -v cap="$passes" -v budget="$budget" '
-		$3 != 1 { s += $4; n++ }
+		$3 != 1 && $5 ~ /^lookup\// { s += $4; n++ }
 		END {
 			if (!n) { print "estimating"; exit }
 			left = open * (cap - k + 1) * s / n

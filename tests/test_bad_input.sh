@@ -84,6 +84,10 @@ for r in rows:
 w = csv.DictWriter(open(sys.argv[1], "w"), fieldnames=list(rows[0]))
 w.writeheader(); w.writerows(rows)' "$tmp/othergeom/cachesim.csv"
 fx nosuchvar && edit nosuchvar meta.json 'd["variants"] = ["plain", "nosuch"]'
+# A machine where nothing is installed, for NO_INSTALL=1: dpkg-query knows no
+# package; apt-get, if it were run, would say so.
+mkdir "$tmp/nodpkg" && printf '#!/bin/sh\nexit 1\n' >"$tmp/nodpkg/dpkg-query" &&
+	printf '#!/bin/sh\necho "apt-get was run" >&2; exit 1\n' >"$tmp/nodpkg/apt-get" && chmod +x "$tmp/nodpkg"/*
 fx disjoint && edit disjoint benchmarks.json 'for b in d["benchmarks"]: b["name"] = "other/" + b["name"]; b.pop("run_name", None)'
 # The hostile-input pass: pack_run's part file a link out of the folder, both
 # samples files, a key twice, NaN, a bad date, a meta.json that is a list.
@@ -304,6 +308,7 @@ cases=$(cat <<'TABLE'
 0|calib/empty_loop|$suite --group calib --filter 'calib/empty_loop$' --benchmark_repetitions=1 --benchmark_min_time=0.001
 2|acts only on directories with casefold ops|$run -s direct --case 1 --dentries 64 --lookups 10
 2|acts only on directories with revalidate ops|$run -s default_ops --custom 0.5 --personalities casefold --stale 0.5 --dentries 64 --lookups 10
+2|NO_INSTALL=1: nothing installed; as root: apt-get install -y --no-install-recommends gcc g++ make libbenchmark-dev|PATH=$tmp/nodpkg:$PATH NO_INSTALL=1 scripts/deps.sh bench
 2|ulimit -n 20: too few open files for make bench|ulimit -n 20; SUITE=$suite RESULTS=$tmp/results scripts/bench.sh
 TABLE
 )

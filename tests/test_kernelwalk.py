@@ -39,6 +39,25 @@ class KernelWalk(unittest.TestCase):
             kernelwalk.live_kernel(results(60.0, 600.0, seed=k))["hot"]["slope_ci"] for k in range(200)))
         self.assertTrue(176 <= held <= 198, held)
 
+    def test_the_interval_is_over_processes_when_make_bench_ran_three(self):
+        # Three processes whose slopes differ by +-5 ns: an interval over their
+        # repetitions would be narrow and wrong; over the processes it holds them.
+        runs = [results(60.0 + dv, 600.0, reps=21, seed=k) for k, dv in enumerate((-5, 0, 5), 1)]
+        merged = {}
+        for k, r in enumerate(runs, 1):
+            for name, e in r.items():
+                m = merged.setdefault(name, {"samples": [], "label": "tmpfs",
+                                             "counters": {"failed_calls": [], "pass": []}})
+                m["samples"] += e["samples"]
+                m["counters"]["failed_calls"] += e["counters"]["failed_calls"]
+                m["counters"]["pass"] += [k] * len(e["samples"])
+        f = kernelwalk.live_kernel(merged)["hot"]
+        self.assertEqual((f["processes"], f["over"], f["repetitions"]), (3, "processes", 63))
+        self.assertAlmostEqual(f["slope"], 60.0, delta=0.5)
+        lo, hi = f["slope_ci"]
+        self.assertTrue(lo < 55 and hi > 65, f["slope_ci"])
+        self.assertEqual([round(x) for x in f["process_slopes"]], [55, 60, 65])
+
     def test_a_depth_off_the_line_is_flagged(self):
         f = kernelwalk.live_kernel(results(60.0, 600.0, off=8))["hot"]
         self.assertIn(8, f["flagged"])

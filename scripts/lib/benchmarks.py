@@ -103,7 +103,8 @@ def load_gb(path, raw=False, context=None):
             raise ResultsError(f"{path}: {name}: real_time {b.get('real_time')!r} "
                                f"{b.get('time_unit', 'ns')} is not a plausible time (1 ps <= t < 1 h)")
         # One sample per repetition (and per round): a duplicate means a file merged twice.
-        key = (name, b.get("repetition_index"), b.get("round"), b.get("per_family_instance_index"))
+        key = (name, b.get("repetition_index"), b.get("round"), b.get("per_family_instance_index"),
+               b.get("pass"))
         if key in seen:
             raise ResultsError(f"{path}: {name}: the same sample twice (repetition "
                                f"{b.get('repetition_index')}, round {b.get('round')})")

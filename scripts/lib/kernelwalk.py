@@ -2,9 +2,10 @@
 the model's component (docs/method.md#the-running-kernel).
 
 A stat() of a D-component path costs fixed + D x per-component: per
-working set, a least-squares line through time against depth.  Its
-interval is over Google Benchmark's repetitions (interleaved rounds): one
-line per repetition, the t interval of their slopes and intercepts.
+working set, a least-squares line through time against depth, one per
+Google Benchmark repetition (interleaved rounds).  A process's slope is the
+mean of its lines'; the interval is the t interval over make bench's
+processes (blocks), or over the lines where fewer than three ran.
 """
 import statistics
 
@@ -30,8 +31,9 @@ def fit(points):
 
 
 def walk_sets(results):
-    """{set: {depth: [ns per fstatat, per repetition]}} of the kernel group
-    (samples of a benchmark whose calls failed are dropped)."""
+    """{set: {depth: {process: [ns per fstatat, per repetition]}}} of the
+    kernel group; a process is make bench's block (the "pass" counter).
+    Samples of a benchmark whose calls failed are dropped."""
     sets = {}
     for name, e in results.items():
         words, args = benchmarks.parse_name(name)
@@ -39,23 +41,41 @@ def walk_sets(results):
             continue
         if any(f > 0 for f in e["counters"].get("failed_calls", [])):
             continue
-        sets.setdefault(args.get("set", "hot"), {})[int(args["depth"])] = e["samples"]
+        passes = e["counters"].get("pass") or [1] * len(e["samples"])
+        by = sets.setdefault(args.get("set", "hot"), {}).setdefault(int(args["depth"]), {})
+        for p, ns in zip(passes, e["samples"]):
+            by.setdefault(int(p), []).append(ns)
     return sets
 
 
+# The fewest processes an interval is taken over; with fewer, the
+# repetitions of all of them (which do not see what moves between processes).
+MIN_PROCESSES = 3
+
+
 def fit_set(depths):
-    """The line of one working set, {depth: samples}: slope and intercept
-    (ns) with 95% t intervals over the repetitions, the depths, and each
-    depth's residual (median against the line, relative)."""
-    reps = min(len(s) for s in depths.values())
-    lines = [fit([(d, s[r]) for d, s in depths.items()]) for r in range(reps)]
-    slope = stats.t_interval([a for a, _ in lines])
-    icpt = stats.t_interval([b for _, b in lines])
-    med = {d: statistics.median(s) for d, s in sorted(depths.items())}
+    """The line of one working set, {depth: {process: samples}}: slope and
+    intercept (ns) with 95% t intervals over the processes (over the
+    repetitions with fewer than MIN_PROCESSES), each process's slope, and
+    each depth's residual (median against the line, relative)."""
+    procs = sorted(set.intersection(*(set(p) for p in depths.values())))
+    per_proc, lines = {}, []
+    for p in procs:
+        reps = min(len(depths[d][p]) for d in depths)
+        mine = [fit([(d, depths[d][p][r]) for d in depths]) for r in range(reps)]
+        lines += mine
+        per_proc[p] = (statistics.fmean(a for a, _ in mine), statistics.fmean(b for _, b in mine))
+    over = list(per_proc.values()) if len(per_proc) >= MIN_PROCESSES else lines
+    slope = stats.t_interval([a for a, _ in over])
+    icpt = stats.t_interval([b for _, b in over])
+    med = {d: statistics.median([x for p in procs for x in by[p]]) for d, by in sorted(depths.items())}
     a, b = fit(list(med.items()))
     resid = {d: m / (a * d + b) - 1 for d, m in med.items()}
     return {"slope": slope[0], "slope_ci": slope[1:3], "intercept": icpt[0], "intercept_ci": icpt[1:3],
-            "repetitions": reps, "medians": med, "residuals": resid,
+            "processes": len(procs), "repetitions": len(lines),
+            "over": "processes" if over is not lines else "repetitions",
+            "process_slopes": [a for a, _ in per_proc.values()],
+            "medians": med, "residuals": resid,
             "flagged": [d for d, r in resid.items() if abs(r) > RESIDUAL_FLAG]}
 
 
@@ -120,10 +140,13 @@ def kernel_section(data):
     for name, f in live.items():
         flagged = ", ".join(f"depth {d} ({f['residuals'][d] * 100:+.1f}%)" for d in f["flagged"]) or "none"
         rows.append([name, f"{fmt(f['slope'])} {_ci(*f['slope_ci'])}",
-                     f"{fmt(f['intercept'])} {_ci(*f['intercept_ci'])}", str(f["repetitions"]),
+                     f"{fmt(f['intercept'])} {_ci(*f['intercept_ci'])}",
+                     f"{f['processes']} ({f['repetitions']} lines), over {f['over']}",
+                     ", ".join(fmt(x) for x in f["process_slopes"]),
                      f"{max(abs(r) for r in f['residuals'].values()) * 100:.1f}%", flagged])
     lines.append(table(["working set", "ns per component [95% CI]", "fixed ns per call [95% CI]",
-                        "repetitions", "largest residual", "depths off the line (>5%)"], rows) + "\n")
+                        "processes, interval", "ns per component, each process", "largest residual",
+                        "depths off the line (>5%)"], rows) + "\n")
     hot = live.get("hot")
     if hot and model:
         lines.append(beside_model(hot, model, build))
