@@ -83,6 +83,7 @@ for r in rows:
     r["geometry"], r["arch"] = "host: I1 32768 B, 8-way, 64 B lines; D1 12345 B, 8-way, 64 B lines", "x86_64"
 w = csv.DictWriter(open(sys.argv[1], "w"), fieldnames=list(rows[0]))
 w.writeheader(); w.writerows(rows)' "$tmp/othergeom/cachesim.csv"
+fx twice   # a folder made by hand, reported twice: its cachesim.csv stays good
 fx nosuchvar && edit nosuchvar meta.json 'd["variants"] = ["plain", "nosuch"]'
 # A machine where nothing is installed, for NO_INSTALL=1: dpkg-query knows no
 # package; apt-get, if it were run, would say so.
@@ -308,6 +309,7 @@ cases=$(cat <<'TABLE'
 0|calib/empty_loop|$suite --group calib --filter 'calib/empty_loop$' --benchmark_repetitions=1 --benchmark_min_time=0.001
 2|acts only on directories with casefold ops|$run -s direct --case 1 --dentries 64 --lookups 10
 2|acts only on directories with revalidate ops|$run -s default_ops --custom 0.5 --personalities casefold --stale 0.5 --dentries 64 --lookups 10
+0|report: wrote|python3 scripts/report.py --no-plots $tmp/twice >/dev/null 2>&1 && python3 scripts/report.py --no-plots $tmp/twice
 2|NO_INSTALL=1: nothing installed; as root: apt-get install -y --no-install-recommends gcc g++ make libbenchmark-dev|PATH=$tmp/nodpkg:$PATH NO_INSTALL=1 scripts/deps.sh bench
 2|ulimit -n 20: too few open files for make bench|ulimit -n 20; SUITE=$suite RESULTS=$tmp/results scripts/bench.sh
 TABLE

@@ -60,6 +60,12 @@ def read_benchmarks(path, raw=False):
         raise ResultsError(str(e)) from None
 
 
+# A sample's numeric fields that are Google Benchmark's own, not counters.
+_NOT_COUNTERS = frozenset(("real_time", "cpu_time", "iterations", "repetitions", "repetition_index",
+                           "threads", "family_index", "per_family_instance_index"))
+_NUMBER = (int, float)
+
+
 def load_gb(path, raw=False, context=None):
     """{name: {"samples": [ns...], "counters": {...}}}, and {name: error
     message} of the benchmarks that failed, from the Google Benchmark JSON
@@ -75,6 +81,7 @@ def load_gb(path, raw=False, context=None):
     out = {}
     skipped = {}
     seen = set()
+    names = {}                  # run_name -> stripped: most samples share a name
     for b in data["benchmarks"]:
         if not isinstance(b, dict) or not isinstance(b.get("name"), str) or \
                 not isinstance(b.get("run_name", ""), str):
@@ -84,7 +91,10 @@ def load_gb(path, raw=False, context=None):
             continue
         if b.get("run_type", "iteration") != "iteration":
             continue
-        name = strip_gb_suffixes(b.get("run_name", b["name"]))
+        raw = b.get("run_name", b["name"])
+        name = names.get(raw)
+        if name is None:
+            name = names[raw] = strip_gb_suffixes(raw)
         t = b.get("real_time")
         if not isinstance(t, (int, float)) or isinstance(t, bool):
             raise ResultsError(f"{path}: {name}: real_time {t!r}: expected a number")
@@ -111,14 +121,13 @@ def load_gb(path, raw=False, context=None):
         seen.add(key)
         entry = out.setdefault(name, {"samples": [], "counters": {}, "label": b.get("label")})
         entry["samples"].append(ns)
+        counters = entry["counters"]
         for k, v in b.items():
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in (
-                    "real_time", "cpu_time", "iterations", "repetitions",
-                    "repetition_index", "threads", "family_index",
-                    "per_family_instance_index"):
+            # type(), not isinstance(): a bool is no counter
+            if type(v) in _NUMBER and k not in _NOT_COUNTERS:
                 if not math.isfinite(v):
                     raise ResultsError(f"{path}: {name}: counter {k}={v!r} is not a finite number")
-                entry["counters"].setdefault(k, []).append(float(v))
+                counters.setdefault(k, []).append(float(v))
     if not out:
         raise ResultsError(f"{path}: no benchmark results in its 'benchmarks' list: nothing to report")
     # Each build's quiet host level, for the run-wide slow-phase rule (stats.quiet_processes()):
