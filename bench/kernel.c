@@ -40,7 +40,7 @@ static struct {
 	int fd;			/* open on @base */
 	unsigned int k;		/* the cold set's directories at each depth, and its trees */
 	char **paths;		/* [tree * MAX_DEPTH + depth - 1]: relative to @base, or NULL */
-	const char *fs;		/* the filesystem's type, as the report names it */
+	char fs[96];		/* "tmpfs in /dev/shm": the label the report names it by */
 	int err;		/* setup failed: -errno, and why in @why */
 	char why[160];
 } walk = { .fd = -1 };
@@ -94,7 +94,8 @@ static int make_base(void)
 		snprintf(walk.base, sizeof(walk.base), "%s/opsbench-walk.XXXXXX", dirs[i]);
 		if (!mkdtemp(walk.base))
 			continue;
-		walk.fs = !statfs(walk.base, &fs) && fs.f_type == TMPFS_MAGIC_ ? "tmpfs" : "not tmpfs";
+		snprintf(walk.fs, sizeof(walk.fs), "%s in %.64s",
+			 !statfs(walk.base, &fs) && fs.f_type == TMPFS_MAGIC_ ? "tmpfs" : "not tmpfs", dirs[i]);
 		walk.fd = open(walk.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (walk.fd >= 0)
 			return 0;

@@ -150,6 +150,10 @@ def kernel_section(data):
     hot = live.get("hot")
     if hot and model:
         lines.append(beside_model(hot, model, build))
+    if "cold" in live:
+        lines.append("The cold forest has no model beside it: the profile runs the component context "
+                     "on L1-sized trees only. On a shared host its slope moves with what the neighbours "
+                     "do to L2 and L3; compare it across runs before reading it.\n")
     return "\n".join(lines)
 
 
