@@ -39,14 +39,32 @@ TABLE
 # A command that PATH finds outside every package (a pyenv python3 before
 # /usr/bin) is judged by the packaged one of the same name: a fresh root
 # has only that.
+# Sets OWNED to the package, or fails.  Remembered per command: dpkg -S
+# reads the whole file list, and the targets share most of their commands.
+declare -A owners=()
 owner() {
 	local f o
+	if [[ -n ${owners[$1]+set} ]]; then
+		OWNED=${owners[$1]}
+		[[ -n $OWNED ]]
+		return
+	fi
+	owners[$1]=
 	for f in "$(command -v "$1")" "/usr/bin/$1"; do
 		f=$(readlink -f "$f") || continue
 		o=$(dpkg -S "$f" 2>/dev/null | grep -v '^diversion' | head -n 1 | cut -d: -f1 | cut -d, -f1)
-		[[ -n $o ]] && { echo "$o"; return 0; }
+		[[ -n $o ]] && { owners[$1]=$o; break; }
 	done
-	return 1
+	OWNED=${owners[$1]}
+	[[ -n $OWNED ]]
+}
+# Sets DEPENDS to what package $1 depends on, one a line; remembered per package.
+declare -A depends=()
+depends_of() {
+	[[ -n ${depends[$1]+set} ]] ||
+		depends[$1]=$(dpkg-query -W -f='${Depends},${Pre-Depends}\n' "$1" 2>/dev/null | tr ',|' '\n\n' |
+			sed -E 's/\(.*\)//; s/:any//; s/^ +| +$//g')
+	DEPENDS=${depends[$1]}
 }
 
 # The commands in command position in shell text on stdin (first words of
@@ -116,18 +134,20 @@ while IFS='|' read -r target tools; do
 	# compiler, and the binutils that compiler needs).
 	deps=$pkgs
 	for _ in 1 2 3; do
-		deps=$( (echo "$deps"; for p in $deps; do
-			dpkg-query -W -f='${Depends},${Pre-Depends}\n' "$p" 2>/dev/null | tr ',|' '\n\n' |
-				sed -E 's/\(.*\)//; s/:any//; s/^ +| +$//g'
-		done) | sed '/^$/d' | sort -u)
+		more=$deps
+		for p in $deps; do
+			depends_of "$p"
+			more+=$'\n'$DEPENDS
+		done
+		deps=$(sed '/^$/d' <<<"$more" | sort -u)
 	done
 	# Every other command it runs that is a program here (not a shell builtin;
 	# make and git: what a checkout is built with; a tool the script looks
 	# for with `command -v` first: optional).
 	for c in $(commands_of "$tmp/dry"); do
 		[[ " $tools make gmake git " == *" $c "* || $(type -t "$c") != file ]] && continue
-		o=$(owner "$c") || continue
-		[[ -n $o ]] && ! required "$o" && tools+=" $c"
+		owner "$c" || continue
+		required "$OWNED" || tools+=" $c"
 	done
 	missing=
 	skipped=
@@ -136,8 +156,8 @@ while IFS='|' read -r target tools; do
 			skipped+=" $t"
 			continue
 		fi
-		o=$(owner "$t") || { skipped+=" $t"; continue; }
-		grep -qxF "$o" <<<"$pkgs"$'\n'"$deps" || missing+=" $t($o)"
+		owner "$t" || { skipped+=" $t"; continue; }
+		grep -qxF "$OWNED" <<<"$pkgs"$'\n'"$deps" || missing+=" $t($OWNED)"
 	done
 	if [[ -z $missing ]]; then
 		ok "make $target: deps.sh $(echo $groups) first, providing$(for t in $tools; do [[ $skipped == *" $t"* ]] || printf ' %s' "$t"; done)${skipped:+ (not installed here, not checked:$skipped)}"
