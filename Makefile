@@ -254,12 +254,14 @@ ifeq ($(ARCH),x86_64)
 $(1)/obj/src/strategies/static_call.s: src/strategies/static_call.c $(1)/gen/flags
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  CC      $$@")
-	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -S $$< -o $$@
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $(2) -MF $$(@:.s=.d) -MT $$@ -S $$< -o $$@.$$$$$$$$.tmp && \
+		mv -f $$@.$$$$$$$$.tmp $$@
 
 $(1)/obj/src/strategies/static_call.o: $(1)/obj/src/strategies/static_call.s scripts/static_call_sites.awk
 	@$$(if $$(Q),echo "  SITES   $$@")
-	$$(Q)awk -f scripts/static_call_sites.awk $$< >$$(@:.o=.sites.s)
-	$$(Q)$$(CC) -c $$(@:.o=.sites.s) -o $$@
+	$$(Q)awk -f scripts/static_call_sites.awk $$< >$$(@:.o=.sites.s).$$$$$$$$.tmp && \
+		mv -f $$(@:.o=.sites.s).$$$$$$$$.tmp $$(@:.o=.sites.s)
+	$$(Q)$$(CC) -c $$(@:.o=.sites.s) -o $$@.$$$$$$$$.tmp && mv -f $$@.$$$$$$$$.tmp $$@
 endif
 
 # Archives and programs are written under a temporary name, then renamed:
@@ -568,10 +570,10 @@ B		?=
 # data: never pasted into a shell command line (a quote in FILTER is a
 # quote), and each script checks its own and names it when refusing.
 # Taken as typed: a '$' in FILTER='lookup$' or in a folder's name is a '$'.
-override FILTER := $(value FILTER)
-override RUN := $(value RUN)
-override A := $(value A)
-override B := $(value B)
+# (Only what the user typed: a default here is make text, as GEOMETRY's.)
+AS_TYPED	:= FILTER RUN A B PASSES BUDGET GEOMETRY ORDERS
+$(foreach v,$(AS_TYPED),$(if $(filter command line environment%,$(origin $(v))),\
+	$(eval override $(v) := $$(value $(v)))))
 export PROFILE FILTER RUN GEOMETRY A B ORDERS CACHESIM_VARIANT
 
 # exec: the shell (dash) would otherwise stand between make and the script,

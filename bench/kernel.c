@@ -14,9 +14,11 @@
  * slope is the kernel's cost per component and whose intercept is the
  * system call's fixed cost (scripts/lib/kernelwalk.py fits it).  The trees
  * are made under a directory of their own (tmpfs when /dev/shm is one) and
- * removed at exit and on SIGINT, SIGTERM and SIGHUP.
+ * removed at exit and on every fatal signal that can be caught (SIGKILL
+ * cannot: what it leaves is named opsbench-walk.* there).
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "opsbench/compiler.h"
 #include "suite.h"
 
 #define MAX_DEPTH	32
@@ -36,13 +39,13 @@ static const unsigned int depths[] = { 1, 2, 4, 8, 16, 24, MAX_DEPTH };
 
 /* The trees, made once for every benchmark of the group. */
 static struct {
-	char base[64];		/* the directory they live in ("" until made) */
+	char base[PATH_MAX];	/* the directory they live in ("" until made) */
 	int fd;			/* open on @base */
 	unsigned int k;		/* the cold set's directories at each depth, and its trees */
 	char **paths;		/* [tree * MAX_DEPTH + depth - 1]: relative to @base, or NULL */
 	char fs[96];		/* "tmpfs in /dev/shm": the label the report names it by */
 	int err;		/* setup failed: -errno, and why in @why */
-	char why[160];
+	char why[PATH_MAX + 128];
 } walk = { .fd = -1 };
 
 struct kernel_arg {
@@ -64,6 +67,11 @@ static void remove_trees(void)
 	rmdir(walk.base);
 	walk.base[0] = '\0';
 }
+
+/* The signals whose default action ends the process, and that can be caught. */
+static const int fatal_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ,
+};
 
 static void remove_on_signal(int sig)
 {
@@ -88,24 +96,26 @@ static int make_base(void)
 		dirs[0] = dirs[1] = only;
 		n = 1;
 	}
+	err = -ENAMETOOLONG;
 	for (size_t i = 0; i < n; i++) {
 		if (strlen(dirs[i]) > sizeof(walk.base) - 24)
 			continue;
 		snprintf(walk.base, sizeof(walk.base), "%s/opsbench-walk.XXXXXX", dirs[i]);
-		if (!mkdtemp(walk.base))
+		if (!mkdtemp(walk.base)) {
+			err = -errno;
 			continue;
+		}
 		snprintf(walk.fs, sizeof(walk.fs), "%s in %.64s",
 			 !statfs(walk.base, &fs) && fs.f_type == TMPFS_MAGIC_ ? "tmpfs" : "not tmpfs", dirs[i]);
 		walk.fd = open(walk.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (walk.fd >= 0)
 			return 0;
+		err = -errno;
 		rmdir(walk.base);
 	}
 	walk.base[0] = '\0';
-	err = -errno;
-	snprintf(walk.why, sizeof(walk.why), "no directory for its trees in %s%s%s (%s)",
-		 n == 2 ? "/dev/shm or " : "", dirs[1], strlen(dirs[1]) > sizeof(walk.base) - 24 ?
-		 ": a path too long" : "", strerror(errno));
+	snprintf(walk.why, sizeof(walk.why), "no directory for its trees in %s%s (%s)",
+		 n == 2 ? "/dev/shm or " : "", dirs[1], strerror(-err));
 	return err;
 }
 
@@ -170,9 +180,8 @@ static int set_up(const struct suite_cfg *cfg)
 	if ((walk.err = make_base()))
 		return walk.err;
 	atexit(remove_trees);
-	signal(SIGINT, remove_on_signal);
-	signal(SIGTERM, remove_on_signal);
-	signal(SIGHUP, remove_on_signal);
+	for (size_t i = 0; i < ARRAY_SIZE(fatal_signals); i++)
+		signal(fatal_signals[i], remove_on_signal);
 	for (unsigned int t = 0; t < walk.k; t++)
 		if ((walk.err = make_tree(t))) {
 			remove_trees();

@@ -176,8 +176,12 @@ static struct {
 	size_t n;
 } groups;
 
-/* The --filter, and the command line handed to Google Benchmark: until exit too. */
-static struct ob_gb_filter *filter;
+/*
+ * The --filter, a --benchmark_filter given to Google Benchmark (matched
+ * here first, within the same time limit), and the command line handed to
+ * Google Benchmark: until exit too.
+ */
+static struct ob_gb_filter *filter, *gb_filter;
 static char **gb_argv;
 
 /* Does @name match the POSIX extended regular expression @re (a valid one)? */
@@ -264,7 +268,7 @@ static struct ob_gb_filter *filter_init(const char *spec)
 
 static void filter_too_slow(int sig)
 {
-	static const char msg[] = "opsbench-suite: --filter: still matching names after "
+	static const char msg[] = "opsbench-suite: a filter is still matching names after "
 		FILTER_SECONDS_STR " s: std::regex backtracks on this pattern; write a simpler one\n";
 
 	(void)sig;
@@ -759,7 +763,8 @@ static int list(const struct suite_cfg *cfg, const struct args *a)
 			continue;
 		l = group_list(cfg, &groups.v[i], false);
 		for (size_t k = 0; k < l->n; k++) {
-			if (!filter_match(filter, l->v[k].name))
+			if (!filter_match(filter, l->v[k].name) ||
+			    (gb_filter && !filter_match(gb_filter, l->v[k].name)))
 				continue;
 			any = true;
 			shown++;
@@ -813,6 +818,9 @@ static int gb_init(const struct suite_cfg *cfg, const struct args *a, int argc, 
 		gb_argv[(*gb_argc)++] = a->gb_flags[i];
 	for (int i = a->rest; i < argc; i++)
 		gb_argv[(*gb_argc)++] = argv[i];
+	for (int i = 1; i < *gb_argc; i++)	/* the last one wins, as in Google Benchmark */
+		if (!strncmp(gb_argv[i], "--benchmark_filter=", 19))
+			gb_filter = filter_init(gb_argv[i] + 19);
 	if ((ret = ob_out_begin(*gb_argc, gb_argv)))
 		return ret;
 	return ob_gb_init(gb_argc, gb_argv) ? ob_out_finish(EXIT_USAGE) : 0;
@@ -831,7 +839,8 @@ static int register_groups(const struct suite_cfg *cfg, const char *name, size_t
 		matched++;
 		l = group_list(cfg, &groups.v[i], true);
 		for (size_t k = 0; k < l->n; k++) {
-			if (!filter_match(filter, l->v[k].name))
+			if (!filter_match(filter, l->v[k].name) ||
+			    (gb_filter && !filter_match(gb_filter, l->v[k].name)))
 				continue;
 			if (ob_gb_register(&l->v[k]))
 				return 1;

@@ -34,6 +34,10 @@ suite=${SUITE:?SUITE must name the opsbench-suite binary}
 results=${RESULTS:-results}
 profile=${PROFILE:-quick}
 filter=${FILTER:-}
+if [[ $filter == *[[:cntrl:]]* ]]; then
+	echo "bench: FILTER holds a control character (a newline?): benchmark names have none" >&2
+	exit 2
+fi
 py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 
@@ -46,10 +50,11 @@ case $? in
 esac
 read -r default_passes min_blocks target_pct default_budget <<<"$schedule"
 passes=${PASSES:-$default_passes}
-if [[ ! $passes =~ ^[1-9][0-9]?$ ]] || ((passes > 64)); then
+if [[ ! $passes =~ ^[0-9]{1,6}$ ]] || ((10#$passes < 1 || 10#$passes > 64)); then
 	echo "bench: PASSES='$passes': expected a whole number, 1..64" >&2
 	exit 2
 fi
+passes=$((10#$passes)) # decimal, as BUDGET: 08 is 8
 budget=${BUDGET:-$default_budget}
 if [[ ! $budget =~ ^[0-9]{1,6}$ ]]; then
 	echo "bench: BUDGET='$budget': expected a whole number of seconds (0: no limit)" >&2

@@ -78,6 +78,13 @@ if [[ ${1:-} == --packages ]]; then
 	list_only=1
 	shift
 fi
+if (($# == 0)); then
+	echo "usage: [NO_INSTALL=1] scripts/deps.sh [--packages] GROUP... (build test clang kcfi bench cachesim perf hyperfine disasm arm64 report valgrind-arm64)" >&2
+	exit 2
+fi
+# NO_INSTALL: anything but empty or 0 means "install nothing" (yes, true, 1...).
+no_install=0
+[[ -n ${NO_INSTALL:-} && ${NO_INSTALL} != 0 ]] && no_install=1
 pkgs=()
 for group in "$@"; do
 	case "$group" in
@@ -120,7 +127,7 @@ done
 # Remove duplicates while keeping order.
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')
 if ! ((${#missing[@]})); then
-	if ((unpack_vg_arm64)) && [[ ${NO_INSTALL:-} == 1 && ! -s $vg_arm64/VERSION ]]; then
+	if ((unpack_vg_arm64 && no_install)) && [[ ! -s $vg_arm64/VERSION ]]; then
 		echo "opsbench: missing valgrind:arm64, unpacked under $vg_arm64 (NO_INSTALL=1: not done)" >&2
 		exit 2
 	fi
@@ -129,11 +136,11 @@ if ! ((${#missing[@]})); then
 fi
 # NO_INSTALL=1 (a managed machine): say what is missing and the one line
 # that installs it; install nothing.
-if [[ ${NO_INSTALL:-} == 1 ]]; then
+if ((no_install)); then
 	for p in "${missing[@]}"; do
 		echo "opsbench: missing $p (${why[$p]:-needed})" >&2
 	done
-	echo "opsbench: NO_INSTALL=1: nothing installed; as root: apt-get install -y --no-install-recommends ${missing[*]}" >&2
+	echo "opsbench: NO_INSTALL=$NO_INSTALL: nothing installed; as root: apt-get install -y --no-install-recommends ${missing[*]}" >&2
 	exit 2
 fi
 

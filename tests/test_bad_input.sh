@@ -84,6 +84,12 @@ for r in rows:
 w = csv.DictWriter(open(sys.argv[1], "w"), fieldnames=list(rows[0]))
 w.writeheader(); w.writerows(rows)' "$tmp/othergeom/cachesim.csv"
 fx twice   # a folder made by hand, reported twice: its cachesim.csv stays good
+# The outside pass's cases (issue 47): numbers that parse to inf or below 0,
+# no caches to check a host-geometry cachesim.csv against.
+fx infmeta && sed -i 's/"elapsed_s": [0-9.]*/"elapsed_s": 1e999/' "$tmp/infmeta/meta.json"
+fx negcpus && edit negcpus meta.json 'd["cpus_online"] = -1'
+cp -r "$tmp/othergeom" "$tmp/nocaches" && edit nocaches meta.json 'd["caches"] = []'
+
 fx nosuchvar && edit nosuchvar meta.json 'd["variants"] = ["plain", "nosuch"]'
 # A machine where nothing is installed, for NO_INSTALL=1: dpkg-query knows no
 # package; apt-get, if it were run, would say so.
@@ -311,6 +317,14 @@ cases=$(cat <<'TABLE'
 2|acts only on directories with revalidate ops|$run -s default_ops --custom 0.5 --personalities casefold --stale 0.5 --dentries 64 --lookups 10
 0|report: wrote|python3 scripts/report.py --no-plots $tmp/twice >/dev/null 2>&1 && python3 scripts/report.py --no-plots $tmp/twice
 2|NO_INSTALL=1: nothing installed; as root: apt-get install -y --no-install-recommends gcc g++ make libbenchmark-dev|PATH=$tmp/nodpkg:$PATH NO_INSTALL=1 scripts/deps.sh bench
+2|elapsed_s=inf: expected a finite number, at least 0|python3 scripts/summary.py $tmp/infmeta
+2|cpus_online=-1: expected a finite number, at least 1|python3 scripts/report.py --no-plots $tmp/negcpus
+2|meta.json names no L1D of this run's host to check it against|python3 scripts/report.py --no-plots $tmp/nocaches
+2|NO_INSTALL=yes: nothing installed;|PATH=$tmp/nodpkg:$PATH NO_INSTALL=yes scripts/deps.sh hyperfine
+2|usage: [NO_INSTALL=1] scripts/deps.sh|scripts/deps.sh
+2|a filter is still matching names after 10 s|timeout 60 $suite --group calib --benchmark_repetitions=1 --benchmark_filter='.*.*.*.*.*.*.*.*.*.*.*X'
+2|FILTER holds a control character|make --no-print-directory bench FILTER="$(printf 'zz\nz')"
+2|GEOMETRY=zen$4 (--geometry): expected host|make --no-print-directory cachesim GEOMETRY='zen$4'
 2|ulimit -n 20: too few open files for make bench|ulimit -n 20; SUITE=$suite RESULTS=$tmp/results scripts/bench.sh
 TABLE
 )

@@ -38,6 +38,20 @@ stopped() {
 }
 check "kernel: SIGTERM while it measures removes the trees" stopped
 
+piped() { # make bench ... | head: SIGPIPE, not a signal anyone sends by hand
+	timeout 120 "$suite" --group kernel | head -n 1 >/dev/null
+	[[ -z $(ls -A "$tmp/walk") ]]
+}
+check "kernel: a closed output (SIGPIPE) removes the trees" piped
+
+long_dir() { # a walk directory far longer than a short buffer would take
+	local d=$tmp/walk/$(printf 'd%.0s' $(seq 200))
+	mkdir "$d" && OPSBENCH_WALK_DIR=$d timeout 120 "$suite" --group kernel "${fast[@]}" \
+		--benchmark_out="$tmp/long.json" >/dev/null 2>&1 &&
+		grep -q '"failed_calls": 0' "$tmp/long.json" && rmdir "$d"
+}
+check "kernel: a 200-byte walk directory is measured and left empty" long_dir
+
 refused() {
 	local out
 	out=$(OPSBENCH_WALK_DIR=$tmp/nonexistent "$suite" --group kernel "${fast[@]}" 2>&1 >/dev/null) || return 1

@@ -123,6 +123,8 @@ def parse_date(value):
 
 # The meta.json layout this code reads (scripts/meta.py writes it).
 META_VERSION = 1
+# The least a number of meta.json may be (0 where not named here).
+META_MIN = {"cpus_online": 1}
 # What every meta.json names: without them a report cannot say what ran where.
 META_REQUIRED = ("date", "host", "arch")
 
@@ -149,11 +151,16 @@ def check_meta(path, meta):
         v = meta.get(k)
         if not _typed(v, t) or (isinstance(v, bool) and t is not bool):
             raise InputError(f"{path}: {k}={v!r}: expected {_type_name(t)}")
+        # counts, sizes and seconds: finite (1e999 reads as inf) and not below 0
+        if isinstance(v, (int, float)) and not (math.isfinite(v) and v >= META_MIN.get(k, 0)):
+            raise InputError(f"{path}: {k}={v!r}: expected a finite number, at least {META_MIN.get(k, 0)}")
     for k, fields in META_NESTED.items():
         for f, t in fields.items():
             v = (meta.get(k) or {}).get(f)
             if not _typed(v, t):
                 raise InputError(f"{path}: {k}.{f}={v!r}: expected {_type_name(t)}")
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and not (math.isfinite(v) and v >= 0):
+                raise InputError(f"{path}: {k}.{f}={v!r}: expected a finite number, at least 0")
     if any(not isinstance(v, str) for v in meta.get("variants") or []):
         raise InputError(f"{path}: variants: expected a list of names")
     for c in meta.get("caches") or []:
@@ -450,6 +457,9 @@ def check_cachesim(d, meta, rows):
            if c.get("level") == 1 and c.get("type") in ("Data", "data")]
     for r in rows:
         m = re.match(r"host: .*?D1 (\d+) B", r.get("geometry") or "")
+        if m and not l1d and r.get("arch") == meta["arch"]:
+            raise InputError(f"{path}: simulated with a host's {m.group(1)} B L1D, but meta.json names no "
+                             "L1D of this run's host to check it against (its caches)")
         if m and l1d and r.get("arch") == meta["arch"] and int(m.group(1)) != l1d[0]:
             raise InputError(f"{path}: simulated with a {m.group(1)} B L1D, but this run's host has "
                              f"{l1d[0]} B: counts of another machine; run `make cachesim RUN={d}`")
