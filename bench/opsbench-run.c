@@ -27,8 +27,6 @@
 #include "opsbench/sysinfo.h"
 #include "opsbench/workload.h"
 
-#define EXIT_USAGE 2
-
 /* The code-generation variant this driver was built as (Makefile VARIANT). */
 #ifndef OB_VARIANT
 #define OB_VARIANT "plain"

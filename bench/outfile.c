@@ -21,9 +21,8 @@
 #include <unistd.h>
 
 #include "opsbench/compiler.h"
+#include "opsbench/error.h"
 #include "suite.h"
-
-#define EXIT_USAGE 2
 
 static const char *out;			/* the file asked for, or NULL */
 static const char *format = "json";	/* --benchmark_out_format */

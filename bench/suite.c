@@ -25,8 +25,6 @@
 #include "opsbench/stack.h"
 #include "suite.h"
 
-#define EXIT_USAGE 2
-
 /*
  * The profiles: the one place that says what each runs.  Calibration and
  * dispatch groups: Google Benchmark's repetitions (randomly interleaved) of

@@ -11,6 +11,9 @@
 extern "C" {
 #endif
 
+/* The exit status of every opsbench program on bad input (a usage error). */
+#define EXIT_USAGE	2
+
 struct ob_err {
 	int code;		/* negative errno, 0 when nothing failed */
 	char msg[256];		/* one line, no trailing newline */

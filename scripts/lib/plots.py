@@ -19,7 +19,6 @@ from .plumbing import write_atomic
 # in which the suite registers its benchmarks and the simulation runs them
 # (set by make_all() from the results; no list of names here).
 ORDER = []
-SIZE_ORDER = {"tiny": 0, "L1": 1, "L2": 2, "LLC": 3, "DRAM": 4}
 
 
 class PlotError(Exception):

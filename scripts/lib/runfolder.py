@@ -511,7 +511,6 @@ def read_registry(path, results=None):
 
 # ---- two runs of one build ----
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # What the measured programs are built from (the rest of the tree is scripts and docs).
 BUILD_INPUTS = ("Makefile", "bench", "include", "src", "scripts/static_call_sites.awk")
 
