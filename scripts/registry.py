@@ -4,6 +4,7 @@ named scenarios (every parameter resolved) and the PMU events.  The only
 source scripts take them from: never the human --list table, never C files.
 
     registry.py DRIVER strategies [--scenario NAME]   names that can run it, one a line
+    registry.py DRIVER strategies --markdown          the README's table of them
     registry.py DRIVER scenario NAME                  the scenario's --custom share
     registry.py DRIVER perf-events                    the PMU events as perf stat -e names
 """
@@ -19,13 +20,25 @@ def usage():
     die(__doc__.strip())
 
 
+def markdown_table(strategies):
+    """The strategies as the README shows them: name, how an optional op is
+    reached, where the pattern comes from, each as the registry says."""
+    def cell(text):
+        return (text or "-").replace("|", "\\|").replace("*", "\\*")
+    return "\n".join(["| strategy | how an optional op is reached | where it comes from |", "|---|---|---|"] +
+                     [f"| `{s['name']}` | {cell(s.get('summary'))} | {cell(s.get('origin'))} |"
+                      for s in strategies])
+
+
 def main(argv):
     if len(argv) < 3:
         usage()
     try:
         reg = load(argv[1])
         what = argv[2]
-        if what == "strategies":
+        if what == "strategies" and argv[3:] == ["--markdown"]:
+            print(markdown_table(reg["strategies"]))
+        elif what == "strategies":
             if argv[3:] and (argv[3] != "--scenario" or len(argv) != 5):
                 usage()
             sc = scenario(reg, argv[4]) if argv[3:] else None

@@ -8,6 +8,8 @@
   its meta.json's elapsed time and folder name).
 - Every relative link of README.md, HACKING.md and docs/*.md resolves: the
   file exists and an anchor names a heading of it (GitHub's slugs).
+- The README's strategy table is the registry's (scripts/registry.py
+  DRIVER strategies --markdown).
 - No README, doc, source file or comment names a commit of this repository
   (history lives in git; kernel commit ids are fine)."""
 import json
@@ -103,6 +105,20 @@ class ReadmeFigures(unittest.TestCase):
         registry = json.loads(read(os.path.join(self.run, "registry.json")))
         rows = {ln.split("|")[1].strip() for ln in lines if ln.startswith("| ") and "strategy" not in ln}
         self.assertEqual(rows, {s["name"] for s in registry["strategies"]})
+
+
+class StrategyTable(unittest.TestCase):
+    def test_the_readmes_strategy_table_is_the_registrys(self):
+        # The registry (opsbench-run --list --json) is the one statement of
+        # the strategies; the README's table is its print (registry.py
+        # strategies --markdown), so that the two cannot drift.
+        driver = os.environ.get("OPSBENCH_RUN") or os.path.join(ROOT, "build", "x86_64-gcc", "bin", "opsbench-run")
+        if not os.access(driver, os.X_OK):
+            self.skipTest(f"{driver}: not built (make tools)")
+        want = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "registry.py"), driver,
+                               "strategies", "--markdown"], capture_output=True, text=True, check=True).stdout
+        self.assertIn(want.strip(), section(read("README.md"), "The strategies"),
+                      "README's strategy table is not scripts/registry.py DRIVER strategies --markdown")
 
 
 class Links(unittest.TestCase):

@@ -6,7 +6,7 @@
  */
 #define STRATEGY_NAME		flag_hoisted
 #define STRATEGY_SUMMARY	"as flag_gated, compare bit tested once per lookup; out-of-line chain walk for d_compare"
-#define STRATEGY_ORIGIN		"Linux 6.x __d_lookup_rcu() / __d_lookup_rcu_op_compare()"
+#define STRATEGY_ORIGIN		"Linux 6.0, commit ae2a823643d7: __d_lookup_rcu() tests DCACHE_OP_COMPARE once, then __d_lookup_rcu_op_compare()"
 #define STRATEGY_OPS		ops_sparse
 #define STRATEGY_OBJECT_BYTES	192	/* sizeof(struct dentry) in this layout, checked */
 #define STRATEGY_HOIST_COMPARE	1
