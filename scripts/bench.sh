@@ -159,7 +159,7 @@ limit=
 ((budget)) && limit=", the lookup groups within $budget s"
 echo "bench: profile $profile, ${#groups[@]} groups; ${#lookups[@]} lookup groups in blocks (at least $min_blocks," \
 	"at most $passes each, until each ratio is within +-$target_pct%$limit), writing $final" >&2
-"$py" scripts/meta.py --profile="$profile" --filter="$filter" --command="make bench PROFILE=$profile${filter:+ FILTER=$filter}${OB_LINK_ORDER:+ LINK_ORDER=$OB_LINK_ORDER}" \
+"$py" scripts/meta.py --profile="$profile" --filter="$filter" --pin-target="$target_pct" --command="make bench PROFILE=$profile${filter:+ FILTER=$filter}${OB_LINK_ORDER:+ LINK_ORDER=$OB_LINK_ORDER}" \
 	>"$tmp/meta.json.part" && mv "$tmp/meta.json.part" "$tmp/meta.json" || fail_after "writing meta.json failed"
 # The strategies and scenarios this build has (the report takes its baselines from it).
 if [[ -n ${DRIVER:-} ]]; then

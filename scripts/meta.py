@@ -207,6 +207,8 @@ def describe(args):
         "lsm": read_text("/sys/kernel/security/lsm"),
         "git": git(),
         "profile": args.profile,
+        # a ratio is pinned within +-this many percent: every script reads it from here
+        "pin_target_pct": args.pin_target,
         "filter": args.filter or None,
         "command": args.command,
         "elapsed_s": None,
@@ -222,6 +224,7 @@ def main():
     ap.add_argument("--elapsed", type=int)
     ap.add_argument("--schedule", metavar="PARTS_DIR")
     ap.add_argument("--budget", type=int, default=0)
+    ap.add_argument("--pin-target", type=float, help="make bench's pinning target, percent (the profile's)")
     args = ap.parse_args()
     if args.update is not None and args.elapsed is None:
         ap.error("--update needs --elapsed SECONDS (the run's elapsed time; it is never nulled)")

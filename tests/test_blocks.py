@@ -221,6 +221,21 @@ class TestStoppingRule(unittest.TestCase):
         self.assertEqual(a, blocks.status(self.d, ["1"], target=1.0, min_blocks=6))
 
 
+class TestPinTarget(unittest.TestCase):
+    def test_the_runs_target_from_meta_json_decides_pinned(self):
+        # One statement of the target (the suite's profile table), carried in
+        # meta.json: a ratio +-1.5% wide is pinned under a 2% target only.
+        p = {"unit": "blocks", "processes": 8, "half_pct": 1.5}
+        try:
+            stats.set_pin_target(None)
+            self.assertFalse(stats.pinned(p))
+            stats.set_pin_target(2.0)
+            self.assertTrue(stats.pinned(p))
+            self.assertFalse(stats.pinned(p, target=1.0))
+        finally:
+            stats.set_pin_target(1.0)
+
+
 class TestMerge(unittest.TestCase):
     def test_parts_merge_in_the_order_of_their_numbers(self):
         with tempfile.TemporaryDirectory() as d:

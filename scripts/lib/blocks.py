@@ -63,7 +63,7 @@ def group_status(scenarios, floors):
     return kept_n or 0, widest, ok and kept_n is not None
 
 
-def status(parts_dir, jobs, target=stats.PIN_PCT, min_blocks=1):
+def status(parts_dir, jobs, target=None, min_blocks=1):
     """{job: (kept blocks, widest half-width %, pinned)} for each job folder
     name in @jobs under @parts_dir.  Parts already read are cached in
     @parts_dir/.blocks-cache.json."""
@@ -92,5 +92,6 @@ def status(parts_dir, jobs, target=stats.PIN_PCT, min_blocks=1):
     out = {}
     for job in jobs:
         kept, widest, ok = group_status(merged.get(job, {}), floors)
-        out[job] = (kept, widest, kept >= min_blocks and ok and widest <= target)
+        out[job] = (kept, widest, kept >= min_blocks and ok and
+                    widest <= (stats.PIN_PCT if target is None else target))
     return out

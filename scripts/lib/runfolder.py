@@ -73,7 +73,7 @@ META_TYPES = {"date": str, "host": str, "arch": str, "kernel": str, "os": str, "
               "cflags": str, "link_order": str, "variants": list, "variant_flags": dict, "cpu": dict,
               "vulnerabilities": dict, "git": dict, "profile": str, "filter": str, "command": str,
               "elapsed_s": (int, float), "schedule": dict, "host_build": dict, "host_load": dict,
-              "layouts": list, "layout_pad_bytes": int, "lsm": str}
+              "layouts": list, "layout_pad_bytes": int, "lsm": str, "pin_target_pct": (int, float)}
 
 
 # Fields inside meta.json's objects the scripts read, and their types.
@@ -379,6 +379,7 @@ def load_run(d, writes=True):
     """Everything a report needs from folder @d, checked (check_run() and the
     samples); @writes: the caller writes into @d."""
     meta = check_run(d, writes)
+    stats.set_pin_target(meta.get("pin_target_pct"))
     context = {}
     try:
         results, skipped = benchmarks.load_gb(d, context=context)

@@ -377,15 +377,26 @@ def paired(base, other, quiet=None):
 
 # A ratio is pinned when its 95% interval reaches no further than this
 # many percent from it on either side (make bench's target,
-# docs/method.md#blocks), over at least MIN_PIN_BLOCKS blocks.
+# docs/method.md#blocks), over at least MIN_PIN_BLOCKS blocks.  The run's
+# own target is its meta.json's pin_target_pct (the suite's profile table,
+# the one statement of it): runfolder.load_run() sets it with
+# set_pin_target(); this is the value for data without one.
 PIN_PCT = 1.0
 MIN_PIN_BLOCKS = 6
 
 
-def pinned(p, target=PIN_PCT):
+def set_pin_target(pct):
+    """The pinning target of the run being read (None: keep the default)."""
+    global PIN_PCT
+    if pct is not None:
+        PIN_PCT = float(pct)
+
+
+def pinned(p, target=None):
     """Whether the paired() comparison @p is pinned: an interval over at
     least MIN_PIN_BLOCKS blocks whose half-width is at most @target percent
-    of the ratio."""
+    (default PIN_PCT) of the ratio."""
+    target = PIN_PCT if target is None else target
     return bool(p) and p.get("unit") == "blocks" and p["processes"] >= MIN_PIN_BLOCKS \
         and p["half_pct"] <= target
 
