@@ -77,7 +77,7 @@ fi
 static=$build/bin/opsbench-run-static
 cs_args=(--geometry=neoverse-n1 --scenarios=tiny --lookups=300)
 # A results folder made for one tool, as scripts/results-dir.sh makes one.
-mkrun() { mkdir -p "$1" && echo '{"profile": "none"}' >"$1/meta.json"; }
+mkrun() { mkdir -p "$1" && python3 scripts/meta.py --profile none --command "test-arm64" >"$1/meta.json"; }
 arm64_cachesim() {
 	mkrun "$tmp/cs-a" && python3 scripts/cachesim.py --driver="$static" --out="$tmp/cs-a" "${cs_args[@]}" >/dev/null
 }
