@@ -262,16 +262,14 @@ static struct ob_gb_filter *filter_init(const char *spec)
  * still backtrack for minutes ('.*.*.*.*.*.*X'); it ends here in one line.
  */
 #define FILTER_SECONDS	10
-#define FILTER_SECONDS_STR "10"
 
 static void filter_too_slow(int sig)
 {
 	static const char msg[] = "opsbench-suite: a filter is still matching names after "
-		FILTER_SECONDS_STR " s: std::regex backtracks on this pattern; write a simpler one\n";
+		OB_STR(FILTER_SECONDS) " s: std::regex backtracks on this pattern; write a simpler one\n";
 
 	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(EXIT_USAGE);
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);	/* nothing else to do if it fails */
 	_exit(EXIT_USAGE);
 }
 
@@ -465,7 +463,7 @@ static void usage(void)
 	       "Runs one group of opsbench benchmarks, interleaved, through Google Benchmark.\n"
 	       "The profile (%s) sets the groups, the Google Benchmark repetitions\n"
 	       "and min_time of the calib, dispatch, regulator and kernel groups (random\n"
-	       "interleaving; the kernel group at least " OB_KERNEL_REPS_STR " repetitions; flags\n"
+	       "interleaving; the kernel group at least " OB_STR(KERNEL_REPETITIONS) " repetitions; flags\n"
 	       "given later override them), and the rounds and sample length of the lookup\n"
 	       "groups: --list-profiles prints them.  The process is pinned to one CPU.\n"
 	       "Exit status 2 on bad input.\n\n", profile_names());
@@ -576,7 +574,7 @@ static void list_profiles(const struct suite_cfg *cfg)
 	       "runs before it stops a group whose every ratio is within +-%g%%; budget_s: the\n"
 	       "lookup groups' time, 0 for none (BUDGET=S); repetitions, min_time_s: Google\n"
 	       "Benchmark's, for each benchmark of the calib, dispatch, regulator and kernel groups\n"
-	       "(kernel: at least " OB_KERNEL_REPS_STR " repetitions, for its fit's interval).\n"
+	       "(kernel: at least " OB_STR(KERNEL_REPETITIONS) " repetitions, for its fit's interval).\n"
 	       "The method: docs/method.md#blocks.\n", profiles[PROFILE_QUICK].target_pct);
 }
 
@@ -794,7 +792,7 @@ static int gb_init(const struct suite_cfg *cfg, const struct args *a, int argc, 
 	static char repetitions[48], min_time[48];
 	int ret;
 
-	/* The kernel group's fit takes its interval over repetitions: at least 21. */
+	/* The kernel group's lines, one per repetition: at least KERNEL_REPETITIONS of them. */
 	snprintf(repetitions, sizeof(repetitions), "--benchmark_repetitions=%u",
 		 strcmp(a->group, "kernel") || pr->repetitions >= KERNEL_REPETITIONS ?
 		 pr->repetitions : KERNEL_REPETITIONS);

@@ -200,6 +200,5 @@ void regulator_list(const struct suite_cfg *cfg, struct bench_list *l);
 /* The running kernel's path walk (bench/kernel.c): fstatat() by depth. */
 void kernel_list(const struct suite_cfg *cfg, struct bench_list *l);
 #define KERNEL_REPETITIONS	21
-#define OB_KERNEL_REPS_STR	"21"
 
 #endif /* OPSBENCH_BENCH_SUITE_H */

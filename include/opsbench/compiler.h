@@ -10,6 +10,10 @@
 #error "opsbench models the little-endian word-at-a-time dcache code (x86-64, arm64)"
 #endif
 
+/* OB_STR(X): the expansion of macro X as a string literal. */
+#define OB_STR_(a)	#a
+#define OB_STR(a)	OB_STR_(a)
+
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define noinline	__attribute__((noinline))

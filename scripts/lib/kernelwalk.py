@@ -111,6 +111,14 @@ def model_components(results, build):
     return out
 
 
+def host_model(results, meta):
+    """(build, model_components()) for the build the host's kernel matches
+    (meta.json's host_build), else the plain build's."""
+    build = (meta.get("host_build") or {}).get("variant") or "plain"
+    model = model_components(results, build)
+    return (build, model) if model else ("plain", model_components(results, "plain"))
+
+
 def _ci(lo, hi):
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
@@ -122,10 +130,7 @@ def kernel_section(data):
         why = next((w for n, w in sorted(data.get("skipped", {}).items()) if n.startswith("kernel/")), None)
         return f"## The running kernel\n\nNot measured here: {why}.\n" if why else ""
     meta = data["meta"]
-    build = (meta.get("host_build") or {}).get("variant") or "plain"
-    model = model_components(data["results"], build) or model_components(data["results"], "plain")
-    if not model_components(data["results"], build):
-        build = "plain"
+    build, model = host_model(data["results"], meta)
     fs = {e.get("label") for n, e in data["results"].items() if n.startswith("kernel/")} - {None}
     lines = ["## The running kernel\n",
              f"`fstatat()` of paths 1 to {max(max(v['medians']) for v in live.values())} components "

@@ -303,8 +303,7 @@ def plot_kernel(p, results, meta):
     live = kernelwalk.live_kernel(results)
     if not live:
         return "needs the kernel group"
-    build = (meta.get("host_build") or {}).get("variant") or "plain"
-    model = kernelwalk.model_components(results, build) or kernelwalk.model_components(results, "plain")
+    _, model = kernelwalk.host_model(results, meta)
     data, plots = "", []
     for k, (name, f) in enumerate(sorted(live.items())):
         data += "".join(f"{d} {m:.4f}\n" for d, m in sorted(f["medians"].items())) + "\n\n"

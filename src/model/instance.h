@@ -30,6 +30,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "opsbench/compiler.h"
+
 #if !defined(STRATEGY_NAME) || !defined(STRATEGY_SUMMARY) || !defined(STRATEGY_OPS) || \
 	!defined(STRATEGY_OBJECT_BYTES)
 #error "a strategy defines STRATEGY_NAME, STRATEGY_SUMMARY, STRATEGY_OPS and STRATEGY_OBJECT_BYTES"
@@ -37,8 +39,6 @@
 
 #define OB_CONCAT_(a, b)	a##b
 #define OB_CONCAT(a, b)		OB_CONCAT_(a, b)
-#define OB_STR_(a)		#a
-#define OB_STR(a)		OB_STR_(a)
 #define STRATEGY_DESC		OB_CONCAT(strategy_, STRATEGY_NAME)
 /*
  * SYM(run) is flag_gated_run in flag_gated.c: every strategy's functions
