@@ -197,6 +197,25 @@ CXXFLAGS_COMMON	:= -std=c++17 $(OPT) $(DWARF) $(WARN) -Iinclude -MMD -MP
 # default alignment puts each strategy's loop at another offset).  clang
 # aligns no jump target (the kernel's cc-option leaves -falign-jumps out).
 ALIGN_MEASURED	:= -falign-functions=64 -falign-loops=1 $(if $(filter clang%,$(CCNAME)),,-falign-jumps=1)
+# Kernel code has no FPU or vector registers (x86-64's -mno-sse -mno-mmx
+# -mno-sse2 -mno-3dnow -mno-avx, arm64's -mgeneral-regs-only): nor has the
+# measured code of a kernel build, which gcc would otherwise give SSE moves
+# to copy a struct (tests/test_variant_codegen.sh checks it).  And it has
+# the distributions' CONFIG_STACKPROTECTOR_STRONG: a canary in every
+# function with an array or a local whose address is taken (step_into's
+# struct path).
+KERNEL_NOFPU_x86_64 := -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx
+KERNEL_NOFPU_arm64 := -mgeneral-regs-only
+# x86-64 kernels keep the stack 8-byte aligned (no "sub $8,%rsp" before a
+# call): so does the measured code of the x86-64 kernel builds, and what it
+# calls that may call the C library realigns (OB_REALIGN, compiler.h).
+KERNEL_STACK_x86_64 = $(if $(filter clang%,$(CCNAME)),-mstack-alignment=8,-mpreferred-stack-boundary=3)
+KERNEL_MEASURED	= $(KERNEL_NOFPU_$(ARCH)) $(KERNEL_STACK_$(ARCH)) -fstack-protector-strong
+MEASURED_FLAGS	= $(ALIGN_MEASURED) $(if $(filter-out plain,$(VARIANT)),$(KERNEL_MEASURED))
+# What the measured code calls that is the kernel's code too, compiled with
+# its flags but not aligned as a strategy: the component's globals and cold
+# branches, the casefold personality's ops.
+KERNEL_CODE_SRCS := src/component.c src/personality.c
 
 # ---- one build tree per (arch, compiler, variant) ----
 # $(call build_rules,DIR,EXTRA_FLAGS) defines DIR's library, tests and tools.
@@ -216,12 +235,14 @@ $(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
 # VARIANT_* or ALIGN_MEASURED, another CC) rebuilds what it changes.
 $(1)/gen/flags: FORCE
 	@mkdir -p $$(dir $$@)
-	@echo '$$(CC) $$(CXX) $$(CFLAGS_COMMON) $$(CXXFLAGS_COMMON) $(2) $$(ALIGN_MEASURED)' >$$@.tmp.$$$$$$$$; \
+	@echo '$$(CC) $$(CXX) $$(CFLAGS_COMMON) $$(CXXFLAGS_COMMON) $(2) $$(MEASURED_FLAGS) kernel code: $$(KERNEL_CODE_SRCS)' >$$@.tmp.$$$$$$$$; \
 	 if cmp -s $$@.tmp.$$$$$$$$ $$@; then rm -f $$@.tmp.$$$$$$$$; else mv $$@.tmp.$$$$$$$$ $$@; fi
 
-# The measured code's alignment (ALIGN_MEASURED, above).
-$(1)/obj/src/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
-$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(ALIGN_MEASURED)
+# The measured code's alignment and registers (MEASURED_FLAGS, above).
+$(1)/obj/src/strategies/%.o: CFLAGS_COMMON += $$(MEASURED_FLAGS)
+$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(MEASURED_FLAGS)
+# The kernel's own code beside the strategies' (KERNEL_CODE_SRCS).
+$(patsubst %.c,$(1)/obj/%.o,$(KERNEL_CODE_SRCS)): CFLAGS_COMMON += $$(filter-out $$(ALIGN_MEASURED),$$(MEASURED_FLAGS))
 # The suite's harness, which calls the measured code and times it: its
 # functions start on a cache line too, so that a change elsewhere in the
 # suite does not move them within their lines (docs/method.md#the-layout).

@@ -116,7 +116,7 @@ static int prepare_scenario(struct scenario *sc, struct ob_err *err)
 /* @b's tree (and cold mode's pollution buffer).  0 or -errno (@err says why). */
 static int bench_build(struct lookup_bench *b, struct ob_err *err)
 {
-	if (b->s->build(&b->sc->wl, &b->tree, err))
+	if (b->s->build(&b->sc->wl, b->sc->context, &b->tree, err))
 		return err->code;
 	b->s->memory(b->tree, &b->mem);
 	if (b->mode == OB_COLD) {

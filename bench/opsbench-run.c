@@ -598,7 +598,7 @@ static int set_up(const struct options *o, const struct strategy *s, struct work
 		fprintf(stderr, "opsbench-run: %s\n", err.msg);
 		return err.code == -EINVAL ? EXIT_USAGE : 1;
 	}
-	if (s->build(wl, tree, &err)) {
+	if (s->build(wl, o->context, tree, &err)) {
 		fprintf(stderr, "opsbench-run: %s\n", err.msg);
 		workload_free(wl);
 		return err.code == -EINVAL ? EXIT_USAGE : 1;

@@ -25,6 +25,10 @@
 #define TRAMP_BYTES	8
 
 #if defined(__x86_64__)
+#ifdef OB_RETHUNK
+void __x86_return_thunk(void);		/* src/arch/x86_64/retpoline.S */
+#endif
+
 static int encode(unsigned char *insn, uintptr_t at, uintptr_t func)
 {
 	static const unsigned char ret0[TRAMP_BYTES] = {
@@ -36,6 +40,18 @@ static int encode(unsigned char *insn, uintptr_t at, uintptr_t func)
 	int32_t rel32;
 
 	memcpy(insn, ret0, TRAMP_BYTES);
+#ifdef OB_RETHUNK
+	/* The kernel's RET there: "jmp __x86_return_thunk" after the xor. */
+	if (!func) {
+		rel = (int64_t)((uintptr_t)__x86_return_thunk - (at + 2 + 5));
+		if (rel != (int32_t)rel)
+			return -ERANGE;
+		rel32 = (int32_t)rel;
+		insn[2] = 0xe9;
+		memcpy(insn + 3, &rel32, sizeof(rel32));
+		return 0;
+	}
+#endif
 	if (!func)
 		return 0;
 	rel = (int64_t)(func - (at + 5));

@@ -144,7 +144,7 @@ static size_t check_strategies(const struct strategy *const *list, const struct 
 	for (i = 0; (s = list[i]) != NULL; i++) {
 		struct ob_tree *t;
 		struct ob_err err = { 0 };
-		int ret = s->build(wl, &t, &err);
+		int ret = s->build(wl, OB_CTX_BARE, &t, &err);
 
 		if (!s->custom_ops && workload_has_custom_ops(wl)) {
 			assert_int_equal(ret, -EINVAL);

@@ -87,6 +87,14 @@ static void test_hash_name_agrees_with_full_name_hash(void **state)
 		hl = hash_name(salt, p.buf);
 		assert_int_equal(hashlen_len(hl), len);
 		assert_int_equal(hashlen_hash(hl), full_name_hash(salt, p.buf, (unsigned int)len));
+		/* 6.11+'s form: the same hashlen; the last word only for one word. */
+		uint64_t last = ~0ull;
+
+		assert_int_equal(hash_name_lastword(salt, p.buf, &last), hl);
+		if (len < sizeof(uint64_t))
+			assert_int_equal(last, load_word(p.buf) & bytemask_from_count((unsigned int)len));
+		else
+			assert_int_equal(last, 0);
 	}
 }
 

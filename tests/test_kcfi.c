@@ -75,10 +75,11 @@ static void call_mistyped(void)
 static void call_strategy_mistyped(void)
 {
 	const struct strategy *s = ob_strategy_find("default_ops");
-	int (*volatile build)(const struct workload *, struct ob_tree **, struct ob_err *);
+	int (*volatile build)(const struct workload *, enum ob_context, struct ob_tree **, struct ob_err *);
 
-	build = (int (*)(const struct workload *, struct ob_tree **, struct ob_err *))(void *)s->lookup;
-	build(NULL, NULL, NULL);
+	build = (int (*)(const struct workload *, enum ob_context, struct ob_tree **, struct ob_err *))
+		(void *)s->lookup;
+	build(NULL, OB_CTX_BARE, NULL, NULL);
 }
 
 static void skip_unless_kcfi(void)

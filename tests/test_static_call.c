@@ -175,11 +175,11 @@ static void test_strategy_attaches_while_a_tree_with_custom_ops_lives(void **sta
 
 	(void)state;
 	assert_non_null(s);
-	assert_int_equal(s->build(plain, &a, NULL), 0);
+	assert_int_equal(s->build(plain, OB_CTX_BARE, &a, NULL), 0);
 	assert_null(ob_static_call_query(&ob_static_call_key_d_hash));
 	assert_null(tramp_target(&ob_static_call_key_d_hash));
 
-	assert_int_equal(s->build(custom, &b, NULL), 0);
+	assert_int_equal(s->build(custom, OB_CTX_BARE, &b, NULL), 0);
 	assert_non_null(ob_static_call_query(&ob_static_call_key_d_hash));
 	assert_non_null(ob_static_call_query(&ob_static_call_key_d_compare));
 	assert_non_null(ob_static_call_query(&ob_static_call_key_d_revalidate));
@@ -201,7 +201,7 @@ static void reference_lookups(const struct workload *wl, long *want, size_t n)
 	const struct strategy *ref = ob_strategy_find("null_tested");
 	struct ob_tree *t;
 
-	assert_int_equal(ref->build(wl, &t, NULL), 0);
+	assert_int_equal(ref->build(wl, OB_CTX_BARE, &t, NULL), 0);
 	for (size_t i = 0; i < n; i++)
 		want[i] = ref->lookup(t, wl->lookups[i].start, workload_path(wl, i));
 	ref->destroy(t);
@@ -232,7 +232,7 @@ static void test_static_call_patches_its_call_sites_to_the_target(void **state)
 	assert_int_equal(assert_sites_reach(&OB_STATIC_CALL_KEY(selftest), NULL), 0);
 	reference_lookups(custom, want, n);
 
-	assert_int_equal(s->build(custom, &t, NULL), 0);
+	assert_int_equal(s->build(custom, OB_CTX_BARE, &t, NULL), 0);
 	for (size_t k = 0; k < 3; k++) {
 		assert_non_null(ob_static_call_query(keys[k]));
 		assert_int_not_equal(assert_sites_reach(keys[k], ob_static_call_query(keys[k])), 0);
@@ -261,7 +261,7 @@ static void test_static_call_tramp_patches_only_its_own_trampolines(void **state
 
 	(void)state;
 	assert_non_null(tramp);
-	assert_int_equal(tramp->build(custom, &t, NULL), 0);
+	assert_int_equal(tramp->build(custom, OB_CTX_BARE, &t, NULL), 0);
 	assert_non_null(ob_static_call_query(key));
 	assert_ptr_equal(tramp_target(key), ob_static_call_query(key));
 	assert_null(ob_static_call_query(&ob_static_call_key_d_hash));

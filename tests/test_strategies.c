@@ -83,7 +83,7 @@ static void test_casefold_finds_README_for_readme_and_plain_does_not(void **stat
 
 		if (!s->custom_ops)
 			continue;
-		assert_int_equal(s->build(&wl, &t, NULL), 0);
+		assert_int_equal(s->build(&wl, OB_CTX_BARE, &t, NULL), 0);
 		for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
 			long got = s->lookup(t, cases[k].start, workload_path(&wl, k));
 
@@ -110,7 +110,7 @@ static void test_direct_refuses_custom_ops_with_a_clear_error(void **state)
 	p.custom_share = 0.01;
 	p.dentries = 5000;
 	assert_int_equal(workload_generate(&p, &wl, NULL), 0);
-	assert_int_equal(s->build(&wl, &t, &err), -EINVAL);
+	assert_int_equal(s->build(&wl, OB_CTX_BARE, &t, &err), -EINVAL);
 	assert_null(t);
 	assert_non_null(strstr(err.msg, "direct"));
 	workload_free(&wl);
@@ -135,7 +135,7 @@ static void test_run_loop_cycles_the_list_and_pollutes_when_asked(void **state)
 		struct ob_run r = { .pollute_bytes = 128, .pollute_buf = buf, .pollute_size = sizeof(buf) };
 		uint64_t one, two;
 
-		assert_int_equal(s->build(&wl, &t, NULL), 0);
+		assert_int_equal(s->build(&wl, OB_CTX_BARE, &t, NULL), 0);
 		one = s->run(t, &r, 100);
 		assert_int_equal(r.cursor, 0);		/* cycled exactly once */
 		two = s->run(t, &r, 100);
@@ -181,7 +181,7 @@ static void test_cold_warm_up_is_a_copy_and_changes_no_result(void **state)
 					       .pollute_buf = buf, .pollute_size = sizeof(buf) };
 			const unsigned char *room, *end;
 
-			if (s->build(&wl, &t, NULL))
+			if (s->build(&wl, OB_CTX_BARE, &t, NULL))
 				continue;	/* direct, with custom ops */
 			room = (const unsigned char *)t->warmup;
 			end = room + tree_warmup_bytes(t->stride);
@@ -238,7 +238,7 @@ static void test_object_sizes_are_reported_honestly(void **state)
 		struct ob_tree *t;
 		struct ob_mem m;
 
-		assert_int_equal(s->build(&wl, &t, NULL), 0);
+		assert_int_equal(s->build(&wl, OB_CTX_BARE, &t, NULL), 0);
 		s->memory(t, &m);
 		assert_int_equal(m.object_size, s->object_size);
 		assert_int_equal(m.dentries, 1000 * s->object_size);
@@ -290,13 +290,14 @@ static void test_component_context_denies_search_of_a_directory_the_walker_canno
 	for (size_t k = 0; k < ARRAY_SIZE(cases); k++)
 		assert_true(workload_add_lookup(&wl, cases[k].start, cases[k].path, WL_NONE, NULL) >= 0);
 	for_each_strategy(s, i) {
-		struct ob_tree *t;
+		/* A tree per context: each has its kernel's generic_permission. */
+		for (int c = 0; c < OB_CTX_COUNT; c++) {
+			struct ob_tree *t;
 
-		if (s->build(&wl, &t, NULL))
-			continue;	/* direct, with custom ops */
-		node_inode(t, secret)->i_uid = 0;	/* root's, mode 0700 */
-		for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
-			for (int c = 0; c < OB_CTX_COUNT; c++) {
+			if (s->build(&wl, (enum ob_context)c, &t, NULL))
+				continue;	/* direct, with custom ops */
+			node_inode(t, secret)->i_uid = 0;	/* root's, mode 0700 */
+			for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
 				long want = c != OB_CTX_BARE && cases[k].through_secret ? WL_NONE : found[k];
 				long got = s->lookup_in(t, (enum ob_context)c, cases[k].start,
 							workload_path(&wl, k));
@@ -306,8 +307,8 @@ static void test_component_context_denies_search_of_a_directory_the_walker_canno
 						 ob_context_name((enum ob_context)c),
 						 ob_context_kernel((enum ob_context)c), cases[k].path, got, want);
 			}
+			s->destroy(t);
 		}
-		s->destroy(t);
 	}
 	workload_free(&wl);
 }
@@ -338,7 +339,7 @@ static void test_inode_permission_caches_a_missing_permission_op_as_IOP_FASTPERM
 		struct ob_tree *t;
 		bool always = !strcmp(s->name, "default_ops") || !strcmp(s->name, "icall_wrapper");
 
-		if (s->build(&wl, &t, NULL))
+		if (s->build(&wl, OB_CTX_BARE, &t, NULL))
 			continue;
 		assert_false(node_inode(t, plain)->i_opflags & IOP_FASTPERM);
 		assert_int_equal(s->lookup_in(t, OB_CTX_COMPONENT_6_12, 0, plain_a), 3);

@@ -45,6 +45,24 @@
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 /* A store the compiler must perform exactly once (a device register). */
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+/*
+ * The compiler forgets where pointer @p points (OPTIMIZER_HIDE_VAR): a
+ * local reached through it is then reached as the kernel reaches its
+ * caller's locals, through a register.
+ */
+#define OB_HIDE(p)	__asm__("" : "+r"(p))
+/*
+ * On a function that the measured code calls and that may call the C
+ * library: it realigns the stack on entry.  The x86-64 kernel builds keep
+ * the measured code's stack 8-byte aligned, as the kernel does
+ * (-mpreferred-stack-boundary=3, Makefile KERNEL_MEASURED); the C library
+ * expects 16.
+ */
+#if defined(__x86_64__)
+#define OB_REALIGN	__attribute__((force_align_arg_pointer))
+#else
+#define OB_REALIGN
+#endif
 
 /*
  * Around tables built from a *_DEFAULTS initializer: overriding a designated

@@ -7,6 +7,8 @@
 #ifndef OPSBENCH_ERROR_H
 #define OPSBENCH_ERROR_H
 
+#include "opsbench/compiler.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,7 +27,7 @@ struct ob_err {
  * @code: a negative errno
  * Returns @code, so that callers can write `return ob_errorf(err, -EINVAL, ...)`.
  */
-int ob_errorf(struct ob_err *err, int code, const char *fmt, ...)
+OB_REALIGN int ob_errorf(struct ob_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*

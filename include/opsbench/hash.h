@@ -126,19 +126,11 @@ static inline uint32_t full_name_hash(const void *salt, const char *name,
 	return fold_hash(x, y);
 }
 
-/*
- * hash_name - hash the first component of a path.
- * @salt: the parent directory
- * @name: the component; it ends at the first '/' or NUL, and NAME_PAD
- *        readable bytes must follow that terminator
- *
- * Returns the hashlen of the component.  Agrees with full_name_hash() for the
- * same bytes: both stop mixing at the word that holds the end of the name.
- */
-static inline uint64_t hash_name(const void *salt, const char *name)
+/* hash_name()'s loop from byte @len of @name on, @x and @y mixed so far. */
+static __always_inline uint64_t hash_name_from(uint64_t x, uint64_t y, const char *name,
+					       unsigned int len)
 {
-	uint64_t a, b, zero, x = 0, y = (uint64_t)(uintptr_t)salt;
-	unsigned int len = 0;
+	uint64_t a, b, zero;
 
 	for (;;) {
 		a = load_word(name + len);
@@ -151,6 +143,46 @@ static inline uint64_t hash_name(const void *salt, const char *name)
 	}
 	x ^= a & zero_bytemask(zero);
 	return hashlen_create(fold_hash(x, y), len + find_zero(zero));
+}
+
+/*
+ * hash_name - hash the first component of a path.
+ * @salt: the parent directory
+ * @name: the component; it ends at the first '/' or NUL, and NAME_PAD
+ *        readable bytes must follow that terminator
+ *
+ * Returns the hashlen of the component.  Agrees with full_name_hash() for the
+ * same bytes: both stop mixing at the word that holds the end of the name.
+ */
+static inline uint64_t hash_name(const void *salt, const char *name)
+{
+	return hash_name_from(0, (uint64_t)(uintptr_t)salt, name, 0);
+}
+
+/*
+ * hash_name_lastword - hash_name() as Linux 6.11+ writes it: a component
+ * that fits in one word is hashed without mixing, and *@lastword is that
+ * word with the bytes after the name cleared (the walk tells "." and ".."
+ * from it); a longer one gives *@lastword = 0.  The same hashlen as
+ * hash_name().
+ */
+static __always_inline uint64_t hash_name_lastword(const void *salt, const char *name,
+						   uint64_t *lastword)
+{
+	uint64_t a, b, zero, x, y = (uint64_t)(uintptr_t)salt;
+
+	a = load_word(name);
+	b = a ^ REPEAT_BYTE('/');
+	zero = has_zero(a) | has_zero(b);
+	if (zero) {
+		a &= zero_bytemask(zero);
+		*lastword = a;
+		return hashlen_create(fold_hash(a, y), find_zero(zero));
+	}
+	x = 0;
+	HASH_MIX(x, y, a);
+	*lastword = 0;
+	return hash_name_from(x, y, name, sizeof(a));
 }
 
 /*

@@ -136,7 +136,10 @@ struct inode {
 	void *i_security;
 	/* ---- line 1 ---- */
 	unsigned long i_ino;		/* the workload node index */
+	unsigned int i_nlink;
+	uint32_t i_rdev;		/* a device's number; 0 (devcgroup's test) */
 	struct inode_methods i_m;	/* model only: the embedded strategy's method */
+	unsigned int i_lock;		/* spinlock_t (not modelled) */
 } ____cacheline_aligned;
 
 _Static_assert(offsetof(struct inode, i_mode) == 0, "i_mode at 0");
@@ -149,6 +152,7 @@ _Static_assert(offsetof(struct inode, i_op) == 32, "i_op at 32");
 _Static_assert(offsetof(struct inode, i_sb) == 40, "i_sb at 40");
 _Static_assert(offsetof(struct inode, i_security) == 56, "i_security at 56");
 _Static_assert(offsetof(struct inode, i_ino) == 64, "i_ino at 64, on line 1");
+_Static_assert(offsetof(struct inode, i_rdev) == 76, "i_rdev at 76, on line 1 (as Linux 6.x)");
 _Static_assert(sizeof(struct inode) == 2 * L1_CACHE_BYTES, "two lines");
 _Static_assert(sizeof(struct inode_ops) == L1_CACHE_BYTES, "inode ops table is one line");
 

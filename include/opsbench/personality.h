@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 
+#include "opsbench/compiler.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,7 +37,7 @@ enum personality_op {
 #define PERS_MASK_CUSTOM ((1u << PERS_CASEFOLD) | (1u << PERS_REVALIDATE) | (1u << PERS_ALL))
 
 /* Name of @p ("plain", "casefold", "revalidate", "all"). */
-const char *personality_name(enum personality p);
+OB_REALIGN const char *personality_name(enum personality p);
 /* The enum personality called @name, or -1. */
 int personality_from_name(const char *name);
 /* Does @p have every op in @ops (POP_* bits)? */

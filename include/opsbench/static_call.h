@@ -80,13 +80,13 @@ int ob_static_call_update(struct ob_static_call_key *key, void *func, struct ob_
  * the trampoline; later users must want the same @func (a static call has
  * one target: -EBUSY otherwise).  Undo with ob_static_call_detach().
  */
-int ob_static_call_attach(struct ob_static_call_key *key, void *func, struct ob_err *err);
+OB_REALIGN int ob_static_call_attach(struct ob_static_call_key *key, void *func, struct ob_err *err);
 
 /*
  * ob_static_call_detach - drop one user of @key; the last one patches the
  * trampoline back to return 0.
  */
-void ob_static_call_detach(struct ob_static_call_key *key);
+OB_REALIGN void ob_static_call_detach(struct ob_static_call_key *key);
 
 /* ob_static_call_query - @key's current target (NULL: returns 0). */
 void *ob_static_call_query(const struct ob_static_call_key *key);

@@ -137,10 +137,14 @@ struct strategy {
 	bool custom_baseline;
 
 	/*
-	 * build - instantiate @wl; the tree refers to @wl's paths, so @wl must
-	 * outlive it.  Returns 0 or a negative errno (and @err says why).
+	 * build - instantiate @wl for context @ctx; the tree refers to @wl's
+	 * paths, so @wl must outlive it.  @ctx picks the kernel whose inode
+	 * ops the inodes get (generic_permission differs between 6.1 and
+	 * 6.12); a lookup in another context finds the same dentries.
+	 * Returns 0 or a negative errno (and @err says why).
 	 */
-	int (*build)(const struct workload *wl, struct ob_tree **out, struct ob_err *err);
+	int (*build)(const struct workload *wl, enum ob_context ctx, struct ob_tree **out,
+		     struct ob_err *err);
 	/* destroy - free a tree from build(). */
 	void (*destroy)(struct ob_tree *t);
 	/*
@@ -182,7 +186,7 @@ const struct strategy *ob_strategy_find(const char *name);
  * caller, its frame and the 1 KiB below it, as a kernel path walk finds its
  * stack hot (src/pollute.c).  make cachesim counts nothing of it.
  */
-void ob_pollute(struct ob_run *r);
+OB_REALIGN void ob_pollute(struct ob_run *r);
 
 /*
  * ob_pollute_alloc - a zeroed pollution buffer of @bytes, the bytes touched

@@ -156,11 +156,11 @@ long workload_add_lookup(struct workload *wl, uint32_t start, const char *path,
 void workload_free(struct workload *wl);
 
 /* The name of node @i, and the path of lookup @i. */
-const char *workload_name(const struct workload *wl, size_t i);
+OB_REALIGN const char *workload_name(const struct workload *wl, size_t i);
 const char *workload_path(const struct workload *wl, size_t i);
 
 /* Does any dentry of @wl have a personality with ops? */
-bool workload_has_custom_ops(const struct workload *wl);
+OB_REALIGN bool workload_has_custom_ops(const struct workload *wl);
 
 /* Name of @o ("sorted", "uniform", "zipf"), and the order called @name or -1. */
 const char *lookup_order_name(enum lookup_order o);

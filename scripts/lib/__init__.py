@@ -19,6 +19,7 @@
     valgrind.py          which valgrind runs a driver, and how (arm64 under qemu too)
     kernelwalk.py        the running kernel's path walk, fitted, beside the model's component
     pattern.py           a user's regex, refused when it could backtrack for minutes
+    kcounts.py           the component function by function, counted as the kernel's table
 
 A command puts scripts/ on sys.path and imports `from lib import ...`.
 """

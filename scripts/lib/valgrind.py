@@ -142,6 +142,39 @@ RETURN_THUNK = "<__x86_return_thunk>"
 _sites = {}
 
 
+# Prefixes objdump writes before a mnemonic (ibt: "notrack call *%rax").
+PREFIXES = ("notrack", "bnd", "ds", "cs", "lock", "rep", "repz")
+_disassembly = {}
+
+
+def disassembly(path, arch):
+    """[(address, mnemonic, operands, line)] of every instruction of the ELF
+    file @path (objdump -d; file addresses, as callgrind writes them), the
+    prefixes and objdump's "#" comments left out of mnemonic and operands."""
+    key = (path, arch)
+    if key in _disassembly:
+        return _disassembly[key]
+    objdump = "objdump" if arch == HOST_ARCH else \
+        {"arm64": "aarch64-linux-gnu-objdump", "x86_64": "x86_64-linux-gnu-objdump"}[arch]
+    if not shutil.which(objdump):
+        raise ValgrindError(f"{objdump} not found (`make cachesim ARCH={arch}` installs it)")
+    res = subprocess.run([objdump, "-d", "--no-show-raw-insn", path], capture_output=True, text=True)
+    if res.returncode:
+        raise ValgrindError(f"{objdump} -d {path}: {res.stderr.strip()[:200]}")
+    out = []
+    for line in res.stdout.splitlines():
+        parts = line.split("\t")
+        if len(parts) < 2 or not parts[0].rstrip().endswith(":"):
+            continue
+        words = parts[1].split("#")[0].split() if arch == "x86_64" else parts[1].split()
+        while words and words[0] in PREFIXES:
+            words = words[1:]
+        if words:
+            out.append((int(parts[0].strip().rstrip(":"), 16), words[0], " ".join(words[1:]), line))
+    _disassembly[key] = out
+    return out
+
+
 def control_sites(path, arch):
     """{address: kind} of the control transfers the model counts in the ELF
     file @path (file addresses, as callgrind writes them), by objdump.
@@ -152,24 +185,8 @@ def control_sites(path, arch):
     key = (path, arch)
     if key in _sites:
         return _sites[key]
-    objdump = "objdump" if arch == HOST_ARCH else \
-        {"arm64": "aarch64-linux-gnu-objdump", "x86_64": "x86_64-linux-gnu-objdump"}[arch]
-    if not shutil.which(objdump):
-        raise ValgrindError(f"{objdump} not found (`make cachesim ARCH={arch}` installs it)")
-    res = subprocess.run([objdump, "-d", "--no-show-raw-insn", path], capture_output=True, text=True)
-    if res.returncode:
-        raise ValgrindError(f"{objdump} -d {path}: {res.stderr.strip()[:200]}")
     sites = {}
-    for line in res.stdout.splitlines():
-        parts = line.split("\t")
-        if len(parts) < 2 or not parts[0].rstrip().endswith(":"):
-            continue
-        words = parts[1].split()
-        while words and words[0] in ("notrack", "bnd", "ds"):     # prefixes (ibt: notrack call *%rax)
-            words = words[1:]
-        mnem = words[0] if words else ""
-        operand = " ".join(words[1:])
-        addr = int(parts[0].strip().rstrip(":"), 16)
+    for addr, mnem, operand, line in disassembly(path, arch):
         # The call of the pollution between lookups is not a lookup's.
         if any(f"<{fn}>" in line for fn in NOT_COUNTED):
             continue

@@ -69,8 +69,17 @@
 #define OB_COMPONENT_KERNEL 61
 #include "model/component.h"
 
-/* The inode ops tables of the strategy's set: iops_sparse for ops_sparse, ... */
-#define STRATEGY_IOPS		OB_CONCAT(i, STRATEGY_OPS)
+/*
+ * The inode ops tables of the strategy's set (iops_sparse for ops_sparse,
+ * ...) of the kernel of context @ctx: its generic_permission (the bare
+ * lookup checks no permission; it gets 6.12's).
+ */
+#define IOPS_OF(gen, set)	SYM(OB_CONCAT(gen, OB_CONCAT(_i, set)))
+
+static const struct inode_ops *const *SYM(iops)(enum ob_context ctx)
+{
+	return ctx == OB_CTX_COMPONENT_6_1 ? IOPS_OF(k61, STRATEGY_OPS) : IOPS_OF(k612, STRATEGY_OPS);
+}
 
 /* The walk of context @ctx (a constant where it is called). */
 static __always_inline struct dentry *ctx_walk_path(enum ob_context ctx, struct dentry *dir,
@@ -150,7 +159,7 @@ static void SYM(init_dentry)(struct ob_tree *t, size_t i)
 	inode->i_mode = (uint16_t)(n->is_dir ? OB_DIR_MODE : OB_FILE_MODE);
 	inode->i_uid = OB_WALKER_UID;
 	inode->i_gid = OB_WALKER_GID;
-	SYM(i_set_i_op)(inode, &t->sb[n->personality], STRATEGY_IOPS[n->personality]);
+	SYM(i_set_i_op)(inode, &t->sb[n->personality], SYM(iops)(t->ctx)[n->personality]);
 	d->d_parent = parent;
 	d->d_inode = inode;
 	d->d_flags = n->is_dir ? DCACHE_DIRECTORY_TYPE : DCACHE_REGULAR_TYPE;
@@ -192,7 +201,8 @@ static void SYM(init_dentry)(struct ob_tree *t, size_t i)
 	parent->d_children = &d->d_sib;
 }
 
-static int SYM(build)(const struct workload *wl, struct ob_tree **out, struct ob_err *err)
+static int SYM(build)(const struct workload *wl, enum ob_context ctx, struct ob_tree **out,
+		      struct ob_err *err)
 {
 	struct ob_tree *t;
 	int ret;
@@ -206,13 +216,14 @@ static int SYM(build)(const struct workload *wl, struct ob_tree **out, struct ob
 	if (ret)
 		return ret;
 
+	t->ctx = (unsigned int)ctx < OB_CTX_COUNT ? ctx : OB_CTX_BARE;
 	t->ops_bytes = SYM(ops_tables_bytes)();
 	for (int p = 0; p < PERS_COUNT; p++) {
 		t->sb[p].s_d_op = STRATEGY_OPS[p];
 		t->sb[p].s_d_flags = d_op_flags(STRATEGY_OPS[p]);
 		t->sb[p].s_generation = 1;
 		t->sb[p].s_id = personality_name(p);
-		t->sb[p].s_i_op = STRATEGY_IOPS[p];
+		t->sb[p].s_i_op = SYM(iops)(ctx)[p];
 		t->sb[p].s_user_ns = &ob_init_user_ns;
 	}
 	for (size_t i = 0; i < t->n; i++)

@@ -73,75 +73,6 @@ static noinline __maybe_unused int SYM(generation_d_revalidate)(struct dentry *d
 	return READ_ONCE(dentry->d_time) == READ_ONCE(dentry->d_sb->s_generation);
 }
 
-/* ---- inode permission (fs/namei.c, fs/mnt_idmapping.c): the component context ---- */
-
-/* make_vfsuid: the owner as the mount sees it (nop_mnt_idmap: unchanged). */
-static OB_KFUNC __maybe_unused uint32_t SYM(make_vfsuid)(struct mnt_idmap *idmap,
-						     struct user_namespace *fs_userns,
-						     uint32_t kuid)
-{
-	if (idmap == &ob_nop_mnt_idmap)
-		return kuid;
-	(void)fs_userns;
-	return (uint32_t)-1;		/* idmapped mounts are not modelled */
-}
-
-/* acl_permission_check (6.12): the mode bits; ACLs where the filesystem has them. */
-static __always_inline int acl_permission_check(struct mnt_idmap *idmap, struct inode *inode,
-						int mask)
-{
-	unsigned int mode = inode->i_mode;
-
-	/* Everybody has the rights asked for, and no ACL: done. */
-	if (!((mask & 7) * 0111 & ~mode)) {
-		if (likely(!READ_ONCE(inode->i_acl)))
-			return 0;
-		if (!(inode->i_sb->s_flags & SB_POSIXACL))
-			return 0;
-	}
-	/* Are we the owner?  Then ACLs do not matter. */
-	if (likely(SYM(make_vfsuid)(idmap, inode->i_sb->s_user_ns, inode->i_uid) ==
-		   ob_current_cred->fsuid)) {
-		mask &= 7;
-		mode >>= 6;
-		return (mask & ~mode) ? -EACCES : 0;
-	}
-	/* check_acl() is not modelled: no filesystem here has SB_POSIXACL. */
-	mask &= 7;
-	if (mask & (mode ^ (mode >> 3))) {
-		if (inode->i_gid == ob_current_cred->fsgid)
-			mode >>= 3;
-	}
-	return (mask & ~mode) ? -EACCES : 0;
-}
-
-/* generic_permission: what an inode without ->permission gets. */
-static OB_KFUNC __maybe_unused int SYM(generic_permission)(struct mnt_idmap *idmap,
-							struct inode *inode, int mask)
-{
-	int ret = acl_permission_check(idmap, inode, mask);
-
-	if (ret != -EACCES)
-		return ret;
-	if ((inode->i_mode & OB_S_IFMT) == OB_S_IFDIR) {
-		/* DACs are overridable for directories (capable_wrt_inode_uidgid). */
-		if (!(mask & MAY_WRITE) &&
-		    (ob_current_cred->cap_effective & (1ull << CAP_DAC_READ_SEARCH)))
-			return 0;
-		if (ob_current_cred->cap_effective & (1ull << CAP_DAC_OVERRIDE))
-			return 0;
-		return -EACCES;
-	}
-	return -EACCES;
-}
-
-/* NFS-like ->permission: the server's answer, cached; here generic_permission's. */
-static OB_KFUNC __maybe_unused int SYM(nfs_permission)(struct mnt_idmap *idmap,
-						    struct inode *inode, int mask)
-{
-	return SYM(generic_permission)(idmap, inode, mask);
-}
-
 /* ---- tables ---- */
 
 /* Every member set to its default; a table overrides what it has. */
@@ -205,44 +136,6 @@ static const struct dentry_ops *const ops_full[PERS_COUNT] __maybe_unused = {
 
 /* No ops at all (the direct strategy, which refuses custom personalities). */
 static const struct dentry_ops *const ops_none[PERS_COUNT] __maybe_unused;
-
-/*
- * The inode ops, in the same three sets (iops_sparse, iops_full,
- * iops_none: the strategy's STRATEGY_OPS with an i).  Unlike d_op, i_op is
- * never NULL: a filesystem without ->permission has a table without it
- * (ext4's directories, vfat's); the NFS-like ones (revalidate, all) have
- * one.
- */
-static const struct inode_ops plain_iops;
-
-static const struct inode_ops nfs_iops = {
-	.permission	= SYM(nfs_permission),
-};
-
-static const struct inode_ops plain_iops_full = {
-	.permission	= SYM(generic_permission),
-};
-
-static const struct inode_ops *const iops_sparse[PERS_COUNT] __maybe_unused = {
-	[PERS_PLAIN]		= &plain_iops,
-	[PERS_CASEFOLD]		= &plain_iops,
-	[PERS_REVALIDATE]	= &nfs_iops,
-	[PERS_ALL]		= &nfs_iops,
-};
-
-static const struct inode_ops *const iops_full[PERS_COUNT] __maybe_unused = {
-	[PERS_PLAIN]		= &plain_iops_full,
-	[PERS_CASEFOLD]		= &plain_iops_full,
-	[PERS_REVALIDATE]	= &nfs_iops,
-	[PERS_ALL]		= &nfs_iops,
-};
-
-static const struct inode_ops *const iops_none[PERS_COUNT] __maybe_unused = {
-	[PERS_PLAIN]		= &plain_iops,
-	[PERS_CASEFOLD]		= &plain_iops,
-	[PERS_REVALIDATE]	= &plain_iops,
-	[PERS_ALL]		= &plain_iops,
-};
 
 /* IOP_OP_PERMISSION for @op, as d_op_flags() for dentries. */
 static inline unsigned int i_op_flags(const struct inode_ops *op)

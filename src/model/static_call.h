@@ -65,8 +65,8 @@ static void STRATEGY_DETACH(struct ob_tree *t);
 /* The ops, in the order of the bits of t->strategy_state (4 per personality). */
 #define OPS_PER_FS	4
 
-/* Op @k of personality @p's filesystem (NULL: it has none). */
-static void *SYM(fs_op)(int p, int k)
+/* Op @k of personality @p's filesystem in context @ctx's kernel (NULL: it has none). */
+static void *SYM(fs_op)(enum ob_context ctx, int p, int k)
 {
 	const struct dentry_ops *ops = STRATEGY_OPS[p];
 
@@ -74,7 +74,8 @@ static void *SYM(fs_op)(int p, int k)
 	case 0:		return ops ? (void *)ops->d_hash : NULL;
 	case 1:		return ops ? (void *)ops->d_compare : NULL;
 	case 2:		return ops ? (void *)ops->d_revalidate : NULL;
-	default:	return (void *)iops_sparse[p]->permission;
+	default:	return (void *)(ctx == OB_CTX_COMPONENT_6_1 ? SYM(k61_iops_sparse)
+						: SYM(k612_iops_sparse))[p]->permission;
 	}
 }
 
@@ -99,7 +100,7 @@ static int STRATEGY_ATTACH(struct ob_tree *t, struct ob_err *err)
 		if (!mounted[p])
 			continue;
 		for (int k = 0; k < OPS_PER_FS; k++) {
-			void *fn = SYM(fs_op)(p, k);
+			void *fn = SYM(fs_op)(t->ctx, p, k);
 			int ret;
 
 			if (!fn)

@@ -137,6 +137,7 @@ struct ob_tree {
 	size_t map_bytes;
 	unsigned int park;
 	unsigned long strategy_state;	/* the strategy's own (static_call: what it attached) */
+	enum ob_context ctx;		/* built for: whose kernel's inode ops (strategy.h build) */
 };
 
 /*
@@ -146,11 +147,11 @@ struct ob_tree {
  * long-lived slab objects are scattered, so that neighbours in the tree are
  * not neighbours in memory.  Returns 0 or a negative errno (@err says why).
  */
-int tree_alloc(const struct workload *wl, const struct strategy *s,
+OB_REALIGN int tree_alloc(const struct workload *wl, const struct strategy *s,
 	       struct ob_tree **out, struct ob_err *err);
 
 /* tree_free - unmap a tree from tree_alloc() (NULL is fine). */
-void tree_free(struct ob_tree *t);
+OB_REALIGN void tree_free(struct ob_tree *t);
 
 /*
  * tree_enter - make @t the tree at OB_TREE_BASE (a no-op when it is), so
@@ -158,10 +159,10 @@ void tree_free(struct ob_tree *t);
  * Moving a mapping cannot fail short of the kernel running out of memory for
  * page tables; then it says so and aborts.
  */
-void tree_enter(const struct ob_tree *t);
+OB_REALIGN void tree_enter(const struct ob_tree *t);
 
 /* tree_memory - the struct ob_mem of @t. */
-void tree_memory(const struct ob_tree *t, struct ob_mem *m);
+OB_REALIGN void tree_memory(const struct ob_tree *t, struct ob_mem *m);
 
 /* The memory of node @node's dentry (during the build). */
 static inline void *tree_object(const struct ob_tree *t, size_t node)

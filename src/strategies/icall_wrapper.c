@@ -21,7 +21,7 @@
 #define ICALL_d_revalidate(f, ...) \
 	INDIRECT_CALL_2(f, SYM(default_d_revalidate), SYM(generation_d_revalidate), __VA_ARGS__)
 #define ICALL_permission(f, ...) \
-	INDIRECT_CALL_2(f, SYM(generic_permission), SYM(nfs_permission), __VA_ARGS__)
+	INDIRECT_CALL_2(f, KSYM(generic_permission), KSYM(nfs_permission), __VA_ARGS__)
 
 #define OP_PRESENT(d, op, flag)	1
 #define OP_CALL(d, op, ...)	ICALL_##op(ob_ops(d)->op, __VA_ARGS__)
