@@ -9,7 +9,10 @@ line naming the file and exit status 2, never a traceback.
 import gzip
 import json
 import os
+import random
+import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -799,6 +802,34 @@ class TestStatisticsScale(unittest.TestCase):
         k = stats.median_ci_rank(10 ** 6)
         self.assertEqual((lo, hi), (k, 10 ** 6 - k + 1))
         self.assertTrue(499000 < k < 499100, k)
+
+    def test_stdev_is_the_statistics_modules(self):
+        rng = random.Random(5)
+        for n in (2, 3, 10, 1000):
+            xs = [rng.uniform(0, 5) for _ in range(n)]
+            self.assertAlmostEqual(stats.stdev(xs), statistics.stdev(xs), places=12)
+
+
+class TestLayers(unittest.TestCase):
+    """scripts/lib/ imports in one direction: no module imports one that
+    imports it back, at the top or inside a function."""
+
+    def test_no_import_loop(self):
+        lib = os.path.join(ROOT, "scripts", "lib")
+        mods = {f[:-3] for f in os.listdir(lib) if f.endswith(".py") and f != "__init__.py"}
+        graph = {}
+        for m in mods:
+            with open(os.path.join(lib, m + ".py")) as f:
+                src = f.read()
+            names = set(re.findall(r"from \.(\w+) import", src))
+            for group in re.findall(r"from \. import ([\w, ]+)", src):
+                names |= {x.strip() for x in group.split(",")}
+            graph[m] = names & mods
+
+        def reaches(a, b, seen):
+            return any(d == b or (d not in seen and not seen.add(d) and reaches(d, b, seen)) for d in graph[a])
+        loops = sorted(f"{a} -> {b} -> ... -> {a}" for a in mods for b in graph[a] if reaches(b, a, set()))
+        self.assertEqual(loops, [])
 
 
 if __name__ == "__main__":

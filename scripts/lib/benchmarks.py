@@ -8,13 +8,14 @@ import re
 import statistics
 
 from . import plumbing
+from .stats import build_of, run_floor
 
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
-class ResultsError(plumbing.ReadError):
-    """A results file that is missing or not what it should be (a ReadError:
-    run_main() prints it as one line, exit status 2)."""
+# A results file that is missing or not what it should be (plumbing's, so
+# that stats.py raises it without importing this module).
+ResultsError = plumbing.ResultsError
 
 
 # A results folder's samples: make bench writes benchmarks.json;
@@ -64,6 +65,10 @@ def read_benchmarks(path, raw=False):
 _NOT_COUNTERS = frozenset(("real_time", "cpu_time", "iterations", "repetitions", "repetition_index",
                            "threads", "family_index", "per_family_instance_index"))
 _NUMBER = (int, float)
+# Fields of a sample that are never counters: Google Benchmark's numbers
+# and its strings (left out by key, at C speed, before the type test).
+_NEVER_COUNTERS = _NOT_COUNTERS | frozenset(("name", "run_name", "run_type", "time_unit", "label",
+                                             "aggregate_name", "error_message", "error_occurred"))
 
 
 def load_gb(path, raw=False, context=None):
@@ -122,9 +127,10 @@ def load_gb(path, raw=False, context=None):
         entry = out.setdefault(name, {"samples": [], "counters": {}, "label": b.get("label")})
         entry["samples"].append(ns)
         counters = entry["counters"]
-        for k, v in b.items():
+        for k in b.keys() - _NEVER_COUNTERS:
+            v = b[k]
             # type(), not isinstance(): a bool is no counter
-            if type(v) in _NUMBER and k not in _NOT_COUNTERS:
+            if type(v) in _NUMBER:
                 if not math.isfinite(v):
                     raise ResultsError(f"{path}: {name}: counter {k}={v!r} is not a finite number")
                 counters.setdefault(k, []).append(float(v))
@@ -133,7 +139,6 @@ def load_gb(path, raw=False, context=None):
     # Each build's quiet host level, for the run-wide slow-phase rule (stats.quiet_processes()):
     # one level per process (its samples all carry it).
     # A process is one pass of one group: its scenario's arguments after the mode.
-    from .stats import build_of, run_floor
     floors = run_floor((name.split("/mode:")[-1].split("/", 1)[-1], e) for name, e in out.items())
     for name, e in out.items():
         if floors.get(build_of(name)) is not None:

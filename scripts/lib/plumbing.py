@@ -119,6 +119,11 @@ class ReadError(Exception):
     """A file that cannot be read as what it should be: one line naming it."""
 
 
+class ResultsError(ReadError):
+    """A results file that is missing or not what it should be (a ReadError:
+    run_main() prints it as one line, exit status 2)."""
+
+
 # The largest file a script reads whole (MiB); a full run's benchmarks.json
 # is a few MB, a 10^6-sample one about 100 MB.
 READ_LIMIT_MIB = 512
@@ -201,11 +206,13 @@ class _NotANumber(Exception):
 
 def _unique_keys(pairs):
     """object_pairs_hook of parse_json(): an object, refused where a key appears twice."""
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise _DuplicateKey(k)
-        out[k] = v
+    out = dict(pairs)
+    if len(out) != len(pairs):          # rare: find the key to name it
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _DuplicateKey(k)
+            seen.add(k)
     return out
 
 
