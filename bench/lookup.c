@@ -8,7 +8,7 @@
  * an order shuffled anew each round, so that every strategy can be compared
  * with the baseline measured in the same round.  Here: the scenario matrix
  * (lookup_scenarios()), the samples' sizing (sample_iters()), a round's
- * interleaved sub-samples (run_sweep()), the sample statistics
+ * interleaved sub-samples (run_interleaved()), the sample statistics
  * (quantile(), cold_sample_ns()) and the schedule of rounds
  * (lookup_schedule()).  The method: docs/method.md.
  */
@@ -36,13 +36,13 @@
 #define SUB_SAMPLE_PASS_NS	20000.0
 
 /*
- * A warm sample is this quantile of its sub-samples' times (see run_sweep()):
+ * A warm sample is this quantile of its sub-samples' times (see run_interleaved()):
  * low, so that interrupts and a neighbour's bursts stay out of it, but not
  * the minimum (docs/method.md#warm-samples).
  */
 #define SUB_SAMPLE_QUANTILE	0.10
 
-/* Cold lookups per sub-sample, a block (see run_sweep(), cold_sample_ns()). */
+/* Cold lookups per sub-sample, a batch (see run_interleaved(), cold_sample_ns()). */
 #define COLD_SUB_SAMPLE	64
 
 /* A cold lookup longer than this many times the sample's median, plus INTERRUPTED_NS, was interrupted. */
@@ -53,11 +53,11 @@ struct lookup_bench;
 
 /*
  * The benchmarks of one mode of a scenario, measured together once per
- * round, their sub-samples interleaved (run_sweep()); @round is the
+ * round, their sub-samples interleaved (run_interleaved()); @round is the
  * round last measured (-1: none yet); @warm_pass (cold mode): an untimed
  * pass over the list before each sub-sample.
  */
-struct sweep {
+struct interleave {
 	struct lookup_bench **v;
 	size_t n;
 	long round;
@@ -77,9 +77,9 @@ struct lookup_bench {
 	uint64_t iters;			/* lookups per sample */
 	uint64_t sub_iters;		/* lookups per sub-sample (a divisor of iters) */
 	struct pmu_reading pmu;		/* counters of the last sample */
-	double elapsed_ns;		/* the last sample's time (run_sweep()) */
+	double elapsed_ns;		/* the last sample's time (run_interleaved()) */
 	double measured_ns;		/* the last sample's timed sub-samples and untimed passes, wall */
-	struct sweep *sweep;		/* the benchmarks measured with it */
+	struct interleave *together;	/* the benchmarks measured with it */
 	size_t cursor;			/* where its next sub-sample starts */
 };
 
@@ -239,18 +239,18 @@ static int cmp_u32(const void *a, const void *b)
 
 /*
  * The cold sample of @n lookups whose ticks are @ticks, in COLD_SUB_SAMPLE
- * blocks (the sub-samples, in the order they ran): the SUB_SAMPLE_QUANTILE
- * quantile of the blocks' mean times, minus the timer's overhead, in ns.
+ * batches (the sub-samples, in the order they ran): the SUB_SAMPLE_QUANTILE
+ * quantile of the batches' mean times, minus the timer's overhead, in ns.
  * *@left_out is the share of the lookups an interrupt or the host stopped
  * (longer than INTERRUPTED_FACTOR times the median plus INTERRUPTED_NS):
- * a block holding one has a high mean and stays out of the low quantile.
+ * a batch holding one has a high mean and stays out of the low quantile.
  */
 static double cold_sample_ns(const uint32_t *ticks, uint64_t n, double *left_out)
 {
 	double ns_per_tick = ob_ts_ns_per_tick(), limit;
-	uint64_t blocks = n / COLD_SUB_SAMPLE, slow = 0;
+	uint64_t batches = n / COLD_SUB_SAMPLE, slow = 0;
 	uint32_t *sorted = xcalloc(n, sizeof(*sorted));
-	double *mean = xcalloc(blocks ? blocks : 1, sizeof(*mean)), q;
+	double *mean = xcalloc(batches ? batches : 1, sizeof(*mean)), q;
 
 	memcpy(sorted, ticks, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_u32);
@@ -258,14 +258,14 @@ static double cold_sample_ns(const uint32_t *ticks, uint64_t n, double *left_out
 	for (uint64_t i = 0; i < n; i++)
 		slow += ticks[i] > limit;
 	*left_out = (double)slow / (double)n;
-	for (uint64_t k = 0; k < blocks; k++) {
+	for (uint64_t k = 0; k < batches; k++) {
 		uint64_t sum = 0;
 
 		for (uint64_t i = 0; i < COLD_SUB_SAMPLE; i++)
 			sum += ticks[k * COLD_SUB_SAMPLE + i];
 		mean[k] = (double)sum / COLD_SUB_SAMPLE;
 	}
-	q = blocks ? quantile(mean, blocks, SUB_SAMPLE_QUANTILE) : (double)sorted[n / 2];
+	q = batches ? quantile(mean, batches, SUB_SAMPLE_QUANTILE) : (double)sorted[n / 2];
 	free(mean);
 	free(sorted);
 	return (q - ob_ts_overhead_ticks()) * ns_per_tick;
@@ -307,10 +307,10 @@ static uint64_t untimed_pass(struct lookup_bench *b, size_t n)
  * lookups ran back to back); otherwise the sub-samples continue through the
  * list from the round's start.  A warm benchmark's sample is the
  * SUB_SAMPLE_QUANTILE quantile of its sub-samples' times; a cold one's, that
- * quantile of its blocks' mean lookup times (cold_sample_ns()).  The counters
+ * quantile of its batches' mean lookup times (cold_sample_ns()).  The counters
  * are the sum over the timed sub-samples.
  */
-static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
+static uint64_t run_interleaved(struct interleave *sw, const struct lookup_sample *smp)
 {
 	struct lookup_bench *first = sw->v[0];
 	bool cold = first->mode == OB_COLD;
@@ -371,11 +371,11 @@ static uint64_t run_sweep(struct sweep *sw, const struct lookup_sample *smp)
 static uint64_t sample_body(void *arg, uint64_t iters)
 {
 	struct lookup_sample *smp = arg;
-	struct sweep *sw = smp->b->sweep;
+	struct interleave *sw = smp->b->together;
 
-	(void)iters;	/* smp->b->iters: the sweep times them */
+	(void)iters;	/* smp->b->iters: run_interleaved() times them */
 	/* The round's first sample of the mode measures them all. */
-	return sw->round != (long)smp->round ? run_sweep(sw, smp) : 0;
+	return sw->round != (long)smp->round ? run_interleaved(sw, smp) : 0;
 }
 
 static double sample_elapsed(void *arg)
@@ -527,14 +527,14 @@ static void size_samples(const struct suite_cfg *cfg, struct scenario *sc,
 	}
 }
 
-/* The sweeps: each mode's benchmarks, measured together; @small: trees up to twice the L2. */
-static void make_sweeps(struct scenario *sc, struct lookup_bench *benches, size_t n, bool small)
+/* The interleaves: each mode's benchmarks, measured together; @small: trees up to twice the L2. */
+static void make_interleaves(struct scenario *sc, struct lookup_bench *benches, size_t n, bool small)
 {
 	const enum ob_mode *modes;
 	size_t n_modes = scenario_modes(sc, &modes);
 
 	for (size_t m = 0; m < n_modes; m++) {
-		struct sweep *sw = xcalloc(1, sizeof(*sw));
+		struct interleave *sw = xcalloc(1, sizeof(*sw));
 
 		sw->v = xcalloc(n, sizeof(*sw->v));
 		sw->round = -1;
@@ -542,7 +542,7 @@ static void make_sweeps(struct scenario *sc, struct lookup_bench *benches, size_
 		for (size_t k = 0; k < n; k++)
 			if (benches[k].mode == modes[m]) {
 				sw->v[sw->n++] = &benches[k];
-				benches[k].sweep = sw;
+				benches[k].together = sw;
 			}
 	}
 }
@@ -608,7 +608,7 @@ void lookup_schedule(const struct suite_cfg *cfg, struct scenario *sc, struct be
 	ob_ts_ns_per_tick();
 	ob_ts_overhead_ticks();
 	size_samples(cfg, sc, benches, n);
-	make_sweeps(sc, benches, n, small);
+	make_interleaves(sc, benches, n, small);
 	push_rounds(cfg, sc, benches, n, l);
 }
 

@@ -390,7 +390,7 @@ static const struct flag {
 	{ { "rounds",	     required_argument, NULL, 'r' }, "N",     "lookup groups: rounds of samples, 2..100000 (default: the profile's)" },
 	{ { "sample-ms",     required_argument, NULL, 'm' }, "MS",    "lookup groups: milliseconds one sample aims at, 0.001..1000 (default: the profile's)" },
 	{ { "sub-sample-us", required_argument, NULL, 'u' }, "US",    "lookup groups: microseconds the shortest warm sub-sample aims at, 1..100000 (default: the profile's)" },
-	{ { "pass",	     required_argument, NULL, 'k' }, "K/N",   "lookup groups: run the K-th of N equal slices of the rounds, 1 <= K <= N <= 64 (default 1/1)" },
+	{ { "pass",	     required_argument, NULL, 'k' }, "K/N",   "lookup groups: run block K of N, the K-th of N equal shares of the rounds, 1 <= K <= N <= 64 (default 1/1)" },
 	{ { "stack-offset",  required_argument, NULL, 'o' }, "BYTES", "lookup groups: start the measured code's stack BYTES lower, a multiple of 16, 0..65536 (make bench's layouts; default 0)" },
 	{ { "cpu",	     required_argument, NULL, 'c' }, "N",     "pin the process to CPU N (default: the highest CPU it may use)" },
 	{ { "no-pin",	     no_argument,	NULL, 'P' }, NULL,    "do not pin the process to one CPU" },
@@ -723,7 +723,7 @@ static int set_rounds(struct suite_cfg *cfg, const struct args *a)
 	cfg->sample_ns = (a->sample_ms > 0 ? a->sample_ms : pr->sample_ms) * 1e6;
 	cfg->sub_sample_ns = (a->sub_sample_us > 0 ? a->sub_sample_us : pr->sub_sample_us) * 1e3;
 	if (cfg->passes > cfg->rounds || cfg->passes > cfg->cold_rounds) {
-		fprintf(stderr, "opsbench-suite: --pass %u/%u: more slices than the %u rounds\n",
+		fprintf(stderr, "opsbench-suite: --pass %u/%u: more blocks than the %u rounds\n",
 			cfg->pass, cfg->passes, cfg->rounds < cfg->cold_rounds ? cfg->rounds : cfg->cold_rounds);
 		return -1;
 	}

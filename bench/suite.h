@@ -55,7 +55,7 @@ struct profile_info {
 	/* Lookup groups: rounds of one sample per benchmark, warm and cold. */
 	unsigned int rounds, cold_rounds;
 	double sample_ms;		/* lookup groups: milliseconds one sample aims at */
-	double sub_sample_us;		/* lookup groups: shortest warm sub-sample (run_sweep()) */
+	double sub_sample_us;		/* lookup groups: shortest warm sub-sample (run_interleaved()) */
 	/*
 	 * make bench: a lookup group's rounds are split into @passes blocks,
 	 * each its own process; it runs at least @min_passes of them, and more

@@ -196,7 +196,7 @@ cases=$(cat <<'TABLE'
 2|--stack-offset '8': expected a multiple of 16, 0..65536|$suite --stack-offset 8 --list-groups
 2|--stack-offset '70000': expected a whole number of bytes, 0..65536|$suite --stack-offset 70000 --list-groups
 2|--stack-offset '0x10': expected a whole number of bytes|$suite --stack-offset 0x10 --list-groups
-2|--pass 4/4: more slices than the 3 rounds|SUITE=$suite PROFILE=smoke PASSES=4 scripts/bench.sh
+2|--pass 4/4: more blocks than the 3 rounds|SUITE=$suite PROFILE=smoke PASSES=4 scripts/bench.sh
 2|--pass '1/2/3': expected K/N|$suite --pass 1/2/3 --list-groups
 2|--pass '100/100': expected K/N with 1 <= K <= N <= 64|$suite --pass 100/100 --list-groups
 2|--filter '(': |SUITE=$suite FILTER='(' RESULTS=$tmp/results scripts/bench.sh

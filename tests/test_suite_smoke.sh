@@ -74,7 +74,7 @@ PY
 
 # --pass K/N: N processes whose rounds, numbered as in one process, cover
 # every round once, each sample with the pass that took it; a cold scenario says what share of its lookups it left out.
-slices_cover_the_rounds() {
+blocks_cover_the_rounds() {
 	local g
 	g=$("$suite" --profile smoke --list-groups | grep '^lookup/' | head -1)
 	"$suite" --profile smoke --group "$g" --rounds 5 --pass 1/2 --benchmark_out="$tmp/p1.json" \
@@ -109,8 +109,8 @@ PY
 }
 
 check "suite runs the smoke profile" smoke
-check "suite --pass slices cover the rounds once, samples name their pass; cold samples count what they leave out" slices_cover_the_rounds
-check "suite refuses --pass 3/2, 0/1 and more slices than rounds with exit 2" \
+check "suite --pass blocks cover the rounds once, samples name their block; cold samples count what they leave out" blocks_cover_the_rounds
+check "suite refuses --pass 3/2, 0/1 and more blocks than rounds with exit 2" \
 	bash -c "'$suite' --pass 3/2 --list-groups; [[ \$? == 2 ]] && { '$suite' --pass 0/1 --list-groups; [[ \$? == 2 ]]; } &&
 		{ '$suite' --profile smoke --pass 4/4 --list-groups; [[ \$? == 2 ]]; }"
 check "suite JSON parses and names every strategy" json_names_every_strategy
