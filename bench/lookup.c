@@ -87,7 +87,7 @@ struct lookup_bench {
 struct lookup_sample {
 	struct lookup_bench *b;
 	unsigned int round;
-	unsigned int pass;		/* the process's slice of the rounds (--pass K/N: K) */
+	unsigned int pass;		/* the process's block of the rounds (--pass K/N: K) */
 	size_t start;			/* first entry of the lookup list */
 };
 
@@ -548,7 +548,7 @@ static void make_interleaves(struct scenario *sc, struct lookup_bench *benches, 
 }
 
 /*
- * The rounds of this process's slice (--pass), numbered as in the whole
+ * The rounds of this process's block (--pass), numbered as in the whole
  * run: every benchmark once per round, in an order shuffled anew each
  * round.  The trees are built once per process, so each of make bench's
  * blocks (a process each) measures its own placement of them in physical

@@ -81,7 +81,7 @@ struct suite_cfg {
 	double sample_ns;
 	double sub_sample_ns;	/* the shortest warm sub-sample */
 	/*
-	 * --pass K/N: this process runs the K-th (1-based) of N equal slices of
+	 * --pass K/N: this process runs block K (1-based) of N, equal shares of
 	 * those rounds, numbered as in the whole run, so that one scenario's
 	 * rounds can be spread over N processes (and over the whole run's time);
 	 * 1/1 by default.
@@ -189,7 +189,7 @@ size_t lookup_scenarios(const struct suite_cfg *cfg, struct scenario **out);
 void lookup_list(const struct suite_cfg *cfg, struct scenario *sc, struct bench_list *l);
 /*
  * The benchmarks of lookup group @sc to run: its trees built, its samples
- * sized, one benchmark per sample of every round of this process's slice.
+ * sized, one benchmark per sample of every round of this process's block.
  * Where the scenario cannot be set up, every benchmark is listed skipped
  * with the reason.
  */

@@ -50,9 +50,9 @@ def write_parts(d, job, n, **kw):
 
 class TestRunWideRule(unittest.TestCase):
     def test_the_reference_runs_slow_phase_is_set_aside(self):
-        """The committed reference run's slices 4-7 ran in the host's slow
+        """The committed reference run's blocks 4-7 ran in the host's slow
         phase (its L1 throughput level 1.43-1.56x the others'): the rule,
-        given that level per slice as the host level, sets exactly them aside."""
+        given that level per block as the host level, sets exactly them aside."""
         with open(FIXTURE) as f:
             levels = json.load(f)["levels"]
         l1 = {int(p): v for p, v in
