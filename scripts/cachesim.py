@@ -190,7 +190,7 @@ def run_one(vg, driver, geometry, flags, lookups, workdir):
     return counts
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--driver", required=True)
     ap.add_argument("--out", help="results folder to write into (required but with --check)")
@@ -209,139 +209,141 @@ def main():
                     "bench's lookups in that order)")
     ap.add_argument("--keep-open", action="store_true",
                     help="leave a new folder marked incomplete: another build's cachesim follows")
-    args = ap.parse_args()
-    global CACHES
+    return ap.parse_args()
+
+
+def check_args(args):
+    """The arguments that need no tool: CachesimError for a bad one; the orders asked for."""
+    if not args.out and not args.check:
+        raise CachesimError("--out DIR is required")
+    if args.lookups < 1:
+        raise CachesimError(f"--lookups {args.lookups}: must be at least 1")
+    if args.geometry not in ["host", "run"] + sorted(GEOMETRIES):
+        raise CachesimError(f"GEOMETRY={args.geometry} (--geometry): expected host, run, "
+                            + ", ".join(sorted(GEOMETRIES)))
+    if args.geometry == "run" and not args.out and not args.check:
+        raise CachesimError("--geometry run needs --out (the run whose machine it takes)")
+    orders = list(dict.fromkeys(o.strip() for o in args.orders.split(",") if o.strip()))
+    if any(o not in ORDERS for o in orders):
+        raise CachesimError(f"ORDERS={args.orders} (--orders): expected some of {', '.join(ORDERS)}, "
+                            "comma-separated")
+    if args.check:
+        return orders
+    if not os.path.isdir(args.out):
+        raise CachesimError(f"--out {args.out}: no such folder")
+    if not os.access(args.out, os.W_OK):
+        raise CachesimError(f"--out {args.out}: not writable")
+    try:    # a complete run, or the folder scripts/results-dir.sh made for this tool
+        runfolder.check_run(args.out, writes=True, tool_folder=True)
+    except runfolder.InputError as e:
+        raise CachesimError(f"--out {e}") from None
+    return orders
+
+
+def tools(args, arch):
+    """The valgrind that runs the driver, after checking setarch and the driver's linking."""
+    if not shutil.which("setarch"):
+        raise CachesimError("setarch not found: `make cachesim` installs util-linux with apt-get; "
+                            "install it by hand if that failed")
     try:
-        arch = valgrind.elf_arch(args.driver) if os.path.isfile(args.driver) else valgrind.HOST_ARCH
+        vg = valgrind.Valgrind(arch)
     except valgrind.ValgrindError as e:
-        plumbing.die(f"cachesim: --driver {e}")
-    wrap_dir = tempfile.TemporaryDirectory()
-    run = arm64_wrapper(args.driver, wrap_dir.name) if arch != valgrind.HOST_ARCH else args.driver
-    CACHES = hostcaches.machine_caches(run if os.access(args.driver, os.X_OK) else None)
+        raise CachesimError(str(e)) from None
+    if vg.emulated and not valgrind.elf_static(args.driver):
+        raise CachesimError(f"--driver {args.driver}: emulated runs need a static driver "
+                            "(valgrind:arm64 under qemu stops on a dynamic one): opsbench-run-static")
+    return vg
 
+
+def cache_geometry(args):
+    """(the simulated geometry, the L2 size the scenarios are sized by)."""
+    if args.geometry == "run" and args.check and not args.out:
+        return GEOMETRIES["zen4"], GEOMETRY_L2["zen4"]      # checked for real with --out
+    if args.geometry == "run":
+        return run_geometry(args.out)
+    if args.geometry == "host":
+        geometry = host_geometry()
+        return geometry, (sysfs_cache(2, ("Unified", "Data")) or geometry["LL"])[0]
+    return GEOMETRIES[args.geometry], GEOMETRY_L2[args.geometry]
+
+
+def selection(args, reg):
+    """(the strategies asked for, an empty set for all; the scenarios to simulate)."""
+    wanted = {s.strip() for s in (args.strategies or "").split(",") if s.strip()}
+    if args.strategies is not None and not wanted:
+        raise CachesimError(f"--strategies {args.strategies!r}: no strategy named; "
+                            "give names (see opsbench-run --list), or leave it out for all")
+    unknown = wanted - {s["name"] for s in reg["strategies"]}
+    if unknown:
+        raise CachesimError(f"--strategies: no such strategy: {', '.join(sorted(unknown))}")
+    if args.scenarios in ("all", "tiny"):
+        return wanted, [sc for sc in reg["scenarios"] if (sc["size_class"] == "tiny") == (args.scenarios == "tiny")]
     try:
-        if not args.out and not args.check:
-            raise CachesimError("--out DIR is required")
-        if args.lookups < 1:
-            raise CachesimError(f"--lookups {args.lookups}: must be at least 1")
-        if args.geometry not in ["host", "run"] + sorted(GEOMETRIES):
-            raise CachesimError(f"GEOMETRY={args.geometry} (--geometry): expected host, run, "
-                                + ", ".join(sorted(GEOMETRIES)))
-        if args.geometry == "run" and not args.out and not args.check:
-            raise CachesimError("--geometry run needs --out (the run whose machine it takes)")
-        orders = list(dict.fromkeys(o.strip() for o in args.orders.split(",") if o.strip()))
-        if any(o not in ORDERS for o in orders):
-            raise CachesimError(f"ORDERS={args.orders} (--orders): expected some of {', '.join(ORDERS)}, "
-                                "comma-separated")
-        if not args.check and not os.path.isdir(args.out):
-            raise CachesimError(f"--out {args.out}: no such folder")
-        if not args.check and not os.access(args.out, os.W_OK):
-            raise CachesimError(f"--out {args.out}: not writable")
-        if not args.check:
-            try:    # a complete run, or the folder scripts/results-dir.sh made for this tool
-                runfolder.check_run(args.out, writes=True, tool_folder=True)
-            except runfolder.InputError as e:
-                raise CachesimError(f"--out {e}") from None
-        if not shutil.which("setarch"):
-            raise CachesimError("setarch not found: `make cachesim` installs util-linux with apt-get; "
-                                "install it by hand if that failed")
-        try:
-            vg = valgrind.Valgrind(arch)
-        except valgrind.ValgrindError as e:
-            raise CachesimError(str(e)) from None
-        if vg.emulated and not valgrind.elf_static(args.driver):
-            raise CachesimError(f"--driver {args.driver}: emulated runs need a static driver "
-                                "(valgrind:arm64 under qemu stops on a dynamic one): opsbench-run-static")
-        if args.geometry == "run" and args.check and not args.out:
-            geometry, l2 = GEOMETRIES["zen4"], GEOMETRY_L2["zen4"]      # checked for real with --out
-        elif args.geometry == "run":
-            geometry, l2 = run_geometry(args.out)
-        else:
-            geometry = host_geometry() if args.geometry == "host" else GEOMETRIES[args.geometry]
-            l2 = (sysfs_cache(2, ("Unified", "Data")) or geometry["LL"])[0] if args.geometry == "host" \
-                else GEOMETRY_L2[args.geometry]
-        caches = f"{geometry['D1'][0]},{l2},{geometry['LL'][0]}"
-        try:
-            reg = registry.load(run, caches)
-        except registry.RegistryError as e:
-            raise CachesimError(str(e)) from None
-        wanted = {s.strip() for s in (args.strategies or "").split(",") if s.strip()}
-        if args.strategies is not None and not wanted:
-            raise CachesimError(f"--strategies {args.strategies!r}: no strategy named; "
-                                "give names (see opsbench-run --list), or leave it out for all")
-        unknown = wanted - {s["name"] for s in reg["strategies"]}
-        if unknown:
-            raise CachesimError(f"--strategies: no such strategy: {', '.join(sorted(unknown))}")
-        if args.scenarios == "all":
-            scenarios = [sc for sc in reg["scenarios"] if sc["size_class"] != "tiny"]
-        elif args.scenarios == "tiny":
-            scenarios = [sc for sc in reg["scenarios"] if sc["size_class"] == "tiny"]
-        else:
-            try:
-                # each scenario once, however often it is named
-                scenarios = [registry.scenario(reg, n) for n in dict.fromkeys(args.scenarios.split(","))]
-            except registry.RegistryError as e:
-                raise CachesimError(f"--scenarios: {e}") from None
-        if args.check:
-            return
-        print(vg.said, file=sys.stderr)
+        # each scenario once, however often it is named
+        return wanted, [registry.scenario(reg, n) for n in dict.fromkeys(args.scenarios.split(","))]
+    except registry.RegistryError as e:
+        raise CachesimError(f"--scenarios: {e}") from None
 
-        runs = [(sc, s["name"], None) for sc in scenarios for s in registry.runnable(reg, sc)
-                if not wanted or s["name"] in wanted]
-        runs += [(sc, strat, o) for o in orders for sc, strat, _ in list(runs) if sc["order"] != o]
-        rows = []
-        started = time.monotonic()
-        with tempfile.TemporaryDirectory() as work:
-            for k, (sc, strat, order) in enumerate(runs, 1):
-                name = sc["name"] + (f"+{order}" if order else "")
-                spent = time.monotonic() - started
-                left = f" (about {spent / (k - 1) * (len(runs) - k + 1):.0f} s left)" if k > 1 else ""
-                print(f"cachesim: [{k}/{len(runs)}] {name} {strat}{left}", file=sys.stderr)
-                c = run_one(vg, args.driver, geometry, ["--scenario", sc["name"], "--caches", caches,
-                                                    "--strategy", strat] +
-                            (["--order", order] if order else []), args.lookups, work)
-                n = args.lookups
-                rows.append({
-                    "scenario": name,
-                    "strategy": strat,
-                    "lookups": n,
-                    "dentries": sc["dentries"],
-                    "pollute_bytes": sc["pollute_bytes"],
-                    "instructions_per_lookup": c.get("Ir", 0) / n,
-                    "data_reads_per_lookup": c.get("Dr", 0) / n,
-                    "D1_misses_per_lookup": (c.get("D1mr", 0) + c.get("D1mw", 0)) / n,
-                    "D1_read_misses_per_lookup": c.get("D1mr", 0) / n,
-                    # of those, on the lookup's dependent chain and beside it (chain_split())
-                    "D1_read_misses_chain_per_lookup": c.get("D1mr_chain", 0) / n,
-                    "D1_read_misses_off_chain_per_lookup": c.get("D1mr_off_chain", 0) / n,
-                    "LL_misses_per_lookup": (c.get("DLmr", 0) + c.get("DLmw", 0)) / n,
-                    "I1_misses_per_lookup": c.get("I1mr", 0) / n,
-                    # callgrind's branch simulation (its own predictor, not the CPU's)
-                    "cond_branches_per_lookup": c.get("Bc", 0) / n,
-                    "cond_mispredicts_per_lookup": c.get("Bcm", 0) / n,
-                    "indirect_branches_per_lookup": c.get("Bi", 0) / n,
-                    "indirect_mispredicts_per_lookup": c.get("Bim", 0) / n,
-                    # call instructions executed (call; bl, blr, blraa...)
-                    "calls_per_lookup": c.get("calls", 0) / n,
-                    # the control transfers the cost model prices (lib/valgrind.py
-                    # control_sites()): returns executed, indirect calls left as
-                    # indirect calls, and the indirect calls and jumps a retpoline
-                    # build makes through its thunks
-                    "returns_per_lookup": c.get("ret", 0) / n,
-                    "indirect_calls_per_lookup": c.get("icall", 0) / n,
-                    "thunk_calls_per_lookup": (c.get("thunk_call", 0) + c.get("thunk_jmp", 0)) / n,
-                })
-    except CachesimError as e:
-        print(f"cachesim: {e}", file=sys.stderr)
-        sys.exit(e.code)
 
+def row(name, strat, sc, n, c):
+    """One row of cachesim.csv: @c, callgrind's counts of @n lookups, per lookup."""
+    return {
+        "scenario": name,
+        "strategy": strat,
+        "lookups": n,
+        "dentries": sc["dentries"],
+        "pollute_bytes": sc["pollute_bytes"],
+        "instructions_per_lookup": c.get("Ir", 0) / n,
+        "data_reads_per_lookup": c.get("Dr", 0) / n,
+        "D1_misses_per_lookup": (c.get("D1mr", 0) + c.get("D1mw", 0)) / n,
+        "D1_read_misses_per_lookup": c.get("D1mr", 0) / n,
+        # of those, on the lookup's dependent chain and beside it (chain_split())
+        "D1_read_misses_chain_per_lookup": c.get("D1mr_chain", 0) / n,
+        "D1_read_misses_off_chain_per_lookup": c.get("D1mr_off_chain", 0) / n,
+        "LL_misses_per_lookup": (c.get("DLmr", 0) + c.get("DLmw", 0)) / n,
+        "I1_misses_per_lookup": c.get("I1mr", 0) / n,
+        # callgrind's branch simulation (its own predictor, not the CPU's)
+        "cond_branches_per_lookup": c.get("Bc", 0) / n,
+        "cond_mispredicts_per_lookup": c.get("Bcm", 0) / n,
+        "indirect_branches_per_lookup": c.get("Bi", 0) / n,
+        "indirect_mispredicts_per_lookup": c.get("Bim", 0) / n,
+        # call instructions executed (call; bl, blr, blraa...)
+        "calls_per_lookup": c.get("calls", 0) / n,
+        # the control transfers the cost model prices (lib/valgrind.py
+        # control_sites()): returns executed, indirect calls left as
+        # indirect calls, and the indirect calls and jumps a retpoline
+        # build makes through its thunks
+        "returns_per_lookup": c.get("ret", 0) / n,
+        "indirect_calls_per_lookup": c.get("icall", 0) / n,
+        "thunk_calls_per_lookup": (c.get("thunk_call", 0) + c.get("thunk_jmp", 0)) / n,
+    }
+
+
+def simulate(args, vg, geometry, caches, runs):
+    """The rows of @runs ((scenario, strategy, order or None)), with progress and the time left."""
+    rows = []
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as work:
+        for k, (sc, strat, order) in enumerate(runs, 1):
+            name = sc["name"] + (f"+{order}" if order else "")
+            spent = time.monotonic() - started
+            left = f" (about {spent / (k - 1) * (len(runs) - k + 1):.0f} s left)" if k > 1 else ""
+            print(f"cachesim: [{k}/{len(runs)}] {name} {strat}{left}", file=sys.stderr)
+            c = run_one(vg, args.driver, geometry, ["--scenario", sc["name"], "--caches", caches,
+                                                "--strategy", strat] +
+                        (["--order", order] if order else []), args.lookups, work)
+            rows.append(row(name, strat, sc, args.lookups, c))
+    return rows
+
+
+def write_csv(args, rows, geometry, reg, arch):
+    """cachesim.csv in --out: these rows, and the folder's rows of other builds (lib/simrows.py)."""
     geo = "; ".join(f"{lvl} {s} B, {w}-way, {l} B lines" for lvl, (s, w, l) in geometry.items())
     commit = reg.get("commit", "unknown")
     variant = reg.get("variant") or "plain"
     new = [{**{k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in r.items()},
             "geometry": f"{args.geometry}: {geo}", "build": f"{commit} ({arch} {variant})",
             "arch": arch, "variant": variant} for r in rows]
-    # The folder's rows of other builds stay (lib/simrows.py).
     csv_path = os.path.join(args.out, "cachesim.csv")
     try:
         old = list(csv.DictReader(io.StringIO(plumbing.read_text_file(csv_path), newline="")))
@@ -361,9 +363,14 @@ def main():
     w.writeheader()
     w.writerows(merged)
     write_atomic(csv_path, buf.getvalue(), args.out)
-    # cachesim.md: the host's plain build, as ever; another build its own file.
-    md_name = "cachesim.md" if (arch, variant) == (valgrind.HOST_ARCH, "plain") else f"cachesim-{arch}-{variant}.md"
+    return geo
 
+
+def markdown(args, vg, rows, scenarios, geo, reg, arch):
+    """cachesim.md (the host's plain build) or cachesim-<arch>-<variant>.md: (its name, its text)."""
+    commit = reg.get("commit", "unknown")
+    variant = reg.get("variant") or "plain"
+    md_name = "cachesim.md" if (arch, variant) == (valgrind.HOST_ARCH, "plain") else f"cachesim-{arch}-{variant}.md"
     md = [f"## Simulated cache behaviour (callgrind, {arch} {variant})\n",
           f"{vg.said[len('cachesim: '):]}. Made by the driver built at commit `{commit}`. "
           f"Geometry `{args.geometry}`: {geo}. {args.lookups} lookups per run; only the lookups are "
@@ -390,23 +397,47 @@ def main():
                       f"{r['cond_mispredicts_per_lookup'] + r['indirect_mispredicts_per_lookup']:.3f} | "
                       f"{r['calls_per_lookup']:.2f} |")
         md.append("")
-    write_atomic(os.path.join(args.out, md_name), "\n".join(md) + "\n", args.out)
-    print("\n".join(md))
+    return md_name, "\n".join(md) + "\n"
+
+
+def main():
+    args = parse_args()
+    global CACHES
+    try:
+        arch = valgrind.elf_arch(args.driver) if os.path.isfile(args.driver) else valgrind.HOST_ARCH
+    except valgrind.ValgrindError as e:
+        plumbing.die(f"cachesim: --driver {e}")
+    wrap_dir = tempfile.TemporaryDirectory()
+    run = arm64_wrapper(args.driver, wrap_dir.name) if arch != valgrind.HOST_ARCH else args.driver
+    CACHES = hostcaches.machine_caches(run if os.access(args.driver, os.X_OK) else None)
+    try:
+        orders = check_args(args)
+        vg = tools(args, arch)
+        geometry, l2 = cache_geometry(args)
+        caches = f"{geometry['D1'][0]},{l2},{geometry['LL'][0]}"
+        try:
+            reg = registry.load(run, caches)
+        except registry.RegistryError as e:
+            raise CachesimError(str(e)) from None
+        wanted, scenarios = selection(args, reg)
+        if args.check:
+            return
+        print(vg.said, file=sys.stderr)
+        runs = [(sc, s["name"], None) for sc in scenarios for s in registry.runnable(reg, sc)
+                if not wanted or s["name"] in wanted]
+        runs += [(sc, strat, o) for o in orders for sc, strat, _ in list(runs) if sc["order"] != o]
+        rows = simulate(args, vg, geometry, caches, runs)
+    except CachesimError as e:
+        print(f"cachesim: {e}", file=sys.stderr)
+        sys.exit(e.code)
+    geo = write_csv(args, rows, geometry, reg, arch)
+    md_name, md = markdown(args, vg, rows, scenarios, geo, reg, arch)
+    write_atomic(os.path.join(args.out, md_name), md, args.out)
+    print(md, end="")
     provenance.record(args.out, ["cachesim.csv", md_name], reg.get("commit", "unknown"),
                       reg.get("variant", "plain"), "make cachesim")
     if not args.keep_open:
         finish_run(args.out)
-
-
-def arm64_wrapper(driver, folder):
-    """A script in @folder that runs @driver under qemu-aarch64 (no
-    binfmt_misc here), for what asks the driver itself: its registry."""
-    path = os.path.join(folder, "opsbench-run")
-    with open(path, "w") as f:
-        f.write('#!/bin/sh\nexec qemu-aarch64 "$OB_DRIVER" "$@"\n')
-    os.chmod(path, 0o755)
-    os.environ["OB_DRIVER"] = os.path.abspath(driver)
-    return path
 
 
 if __name__ == "__main__":

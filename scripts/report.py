@@ -23,45 +23,33 @@ from lib.sections import (calibration_section, dispatch_section, lookup_section,
                           isa_section, machine_section, variants_section)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("run")
-    ap.add_argument("--no-plots", action="store_true", help="skip gnuplot (tests)")
-    ap.add_argument("--check", action="store_true",
-                    help="check that RUN is a complete, readable run and exit: writes nothing")
-    args = ap.parse_args()
-    try:
-        data = load_run(args.run)
-        if args.check:
-            return
-        made, skipped_plots = ([], {}) if args.no_plots else \
-            plots.make_all(args.run, data["results"], data["meta"], data["cachesim"])
-        verdicts = claims.evaluate(data)
-        # The claims again on each other build's timings and simulated counts (disassembly stays plain).
-        by_variant = {}
-        for v in data["meta"].get("variants") or []:
-            view = claims.variant_view(data, v) if v != "plain" else None
+def evaluate(data):
+    """The claims' verdicts: plain; per other build; per component context
+    (kernel generation and build); on arm64's simulated counts."""
+    verdicts = claims.evaluate(data)
+    # The claims again on each other build's timings and simulated counts (disassembly stays plain).
+    by_variant = {}
+    for v in data["meta"].get("variants") or []:
+        view = claims.variant_view(data, v) if v != "plain" else None
+        if view:
+            by_variant[v] = claims.evaluate(view)
+    # And on the component context's timings, each kernel generation and build.
+    by_context = {}
+    for v in data["meta"].get("variants") or ["plain"]:
+        for k in ("6.12", "6.1"):
+            view = claims.context_view(data, k, v if v != "plain" else None)
             if view:
-                by_variant[v] = claims.evaluate(view)
-        # And on the component context's timings, each kernel generation and build.
-        by_context = {}
-        for v in data["meta"].get("variants") or ["plain"]:
-            for k in ("6.12", "6.1"):
-                view = claims.context_view(data, k, v if v != "plain" else None)
-                if view:
-                    by_context[f"component context, Linux {k}, {v} build"] = claims.evaluate(view)
-        lookups = lookup_section(data)
-        head = runstate.headline_section(data) + "\n" + runstate.run_section(data) + "\n" + \
-            runstate.variance_section(data["results"])
-        # The claims resting on simulated counts, on arm64's machine code too.
-        arm = claims.isa_view(data, "arm64") if data["meta"].get("arch") not in ("arm64", "aarch64") else None
-        by_isa = {fn.__name__: fn(arm) for fn in claims.ISA_CLAIMS} if arm else {}
-    except (InputError, benchmarks.ResultsError, plots.PlotError) as e:
-        die(f"report: {e}")
+                by_context[f"component context, Linux {k}, {v} build"] = claims.evaluate(view)
+    # The claims resting on simulated counts, on arm64's machine code too.
+    arm = claims.isa_view(data, "arm64") if data["meta"].get("arch") not in ("arm64", "aarch64") else None
+    by_isa = {fn.__name__: fn(arm) for fn in claims.ISA_CLAIMS} if arm else {}
+    return verdicts, by_variant, by_context, by_isa
 
-    meta = data["meta"]
+
+def top_notes(run, data, verdicts):
+    """What the report says before anything else: files of several builds, claims waiting."""
     try:
-        builds = provenance.builds(args.run, meta)
+        builds = provenance.builds(run, data["meta"])
     except (OSError, ValueError) as e:
         die(f"report: {e}")
     mixed = ""
@@ -69,25 +57,20 @@ def main():
         mixed = ("**Mixed builds: this folder's files come from more than one build**, so its numbers "
                  "may not be comparable (provenance.json): " +
                  "; ".join(f"`{c}`: {', '.join(sorted(f))}" for c, f in sorted(builds.items())) + ".\n")
-        print(f"report: warning: {args.run}: files from {len(builds)} builds (see provenance.json)",
+        print(f"report: warning: {run}: files from {len(builds)} builds (see provenance.json)",
               file=sys.stderr)
     waiting = [c for c in verdicts if "make cachesim" in c["verdict"]]
     if waiting and not data["cachesim"]:
         mixed += (f"**{len(waiting)} of the {len(verdicts)} claims wait for simulated counts.** "
-                  f"`make cachesim RUN={args.run}` simulates every scenario and strategy of each build "
+                  f"`make cachesim RUN={run}` simulates every scenario and strategy of each build "
                   "this run measured under valgrind, one after another (minutes per build; it prints "
                   "the time left), then `make report` tests them.\n")
-    parts = [f"# opsbench report: {meta.get('host')} ({meta.get('arch')}), {meta.get('date')}\n",
-             mixed,
-             "Made by `make report` from this folder's data; every number below comes from the files "
-             "beside it. Lookup times come from paired rounds (see *Lookups, measured*); counters are "
-             "labelled measured (PMU) or simulated (callgrind).\n",
-             head,
-             "## Claims of the article\n",
-             "Neil Brown, \"Object-oriented design patterns in the kernel, part 1\" (LWN, 2011). Each "
-             "verdict is derived by `scripts/lib/claims.py` from the data, not written by hand; a timed "
-             "verdict states the smallest difference its data could have detected (MDE), and a claim "
-             "that holds by construction says so.\n"]
+    return mixed
+
+
+def claim_parts(verdicts, by_variant, by_context, by_isa):
+    """Each claim with its verdict, and where another build, context or instruction set differs."""
+    parts = []
     context_lines = 0
     for i, c in enumerate(verdicts, 1):
         parts.append(f"### {i}. {c['claim']}\n\n*Test:* {c['test']}.\n\n" +
@@ -129,7 +112,13 @@ def main():
                      + "; ".join(by_context) + "): none of their tests rests on a scenario that context "
                      "has (they use the dispatch group, cold lookups and simulated counts), so no verdict "
                      "changes there; its ratios are the first table above.\n")
-    parts.append(machine_section(meta) + "\n")
+    return parts
+
+
+def tail_parts(run, data, made, skipped_plots, lookups):
+    """The machine, the plots and the sections of measured data, in the report's order."""
+    meta = data["meta"]
+    parts = [machine_section(meta) + "\n"]
     if made:
         parts.append("## Plots\n")
         for stem, title in made:
@@ -148,12 +137,49 @@ def main():
     if data["skipped"]:
         parts.append("## Skipped benchmarks\n\n" + "".join(f"- {n}: {m}\n" for n, m in sorted(data["skipped"].items())))
     for extra, title in (("perf.md", "perf stat"), ("hyperfine.md", "hyperfine"), ("disasm.md", None)):
-        path = os.path.join(args.run, extra)
+        path = os.path.join(run, extra)
         if os.path.exists(path) and title:
             parts.append(f"## {title}\n\nSee [{extra}]({extra}).\n")
-    if os.path.exists(os.path.join(args.run, "disasm.md")):
+    if os.path.exists(os.path.join(run, "disasm.md")):
         parts.append("## Machine code of the dispatch sites\n\nSee [disasm.md](disasm.md).\n")
 
+    return parts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run")
+    ap.add_argument("--no-plots", action="store_true", help="skip gnuplot (tests)")
+    ap.add_argument("--check", action="store_true",
+                    help="check that RUN is a complete, readable run and exit: writes nothing")
+    args = ap.parse_args()
+    try:
+        data = load_run(args.run)
+        if args.check:
+            return
+        made, skipped_plots = ([], {}) if args.no_plots else \
+            plots.make_all(args.run, data["results"], data["meta"], data["cachesim"])
+        verdicts, by_variant, by_context, by_isa = evaluate(data)
+        lookups = lookup_section(data)
+        head = runstate.headline_section(data) + "\n" + runstate.run_section(data) + "\n" + \
+            runstate.variance_section(data["results"])
+    except (InputError, benchmarks.ResultsError, plots.PlotError) as e:
+        die(f"report: {e}")
+
+    meta = data["meta"]
+    parts = [f"# opsbench report: {meta.get('host')} ({meta.get('arch')}), {meta.get('date')}\n",
+             top_notes(args.run, data, verdicts),
+             "Made by `make report` from this folder's data; every number below comes from the files "
+             "beside it. Lookup times come from paired rounds (see *Lookups, measured*); counters are "
+             "labelled measured (PMU) or simulated (callgrind).\n",
+             head,
+             "## Claims of the article\n",
+             "Neil Brown, \"Object-oriented design patterns in the kernel, part 1\" (LWN, 2011). Each "
+             "verdict is derived by `scripts/lib/claims.py` from the data, not written by hand; a timed "
+             "verdict states the smallest difference its data could have detected (MDE), and a claim "
+             "that holds by construction says so.\n"]
+    parts += claim_parts(verdicts, by_variant, by_context, by_isa)
+    parts += tail_parts(args.run, data, made, skipped_plots, lookups)
     for name, text in (("report.md", "\n".join(parts)),
                        ("claims.json", json.dumps(verdicts, indent=1) + "\n")):
         write_atomic(os.path.join(args.run, name), text, args.run)
