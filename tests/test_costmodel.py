@@ -392,6 +392,19 @@ class TestCostModel(unittest.TestCase):
         # the fit is exact without a mispredict term: nothing of them is priced
         self.assertEqual(got["folds"]["scenario group"]["summary"]["share"], 1.0)
 
+    def test_each_difference_taken_apart_adds_up_to_its_prediction(self):
+        got, why = model(run())
+        self.assertIsNone(why)
+        for r in got["rows"]:
+            parts = costmodel.decompose(got["coef"], got["cal"], r)
+            self.assertAlmostEqual(sum(parts.values()), costmodel.predict(got["coef"], got["cal"], r), places=9)
+            self.assertTrue(set(parts) <= set(costmodel.DECOMPOSED), parts)
+            # the calls' share is the fitted price times the count difference
+            self.assertAlmostEqual(parts["calls"], got["coef"][r["mode"]]["calls"] * r["x"]["calls"], places=9)
+        d = run()
+        text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))
+        self.assertIn("### Every difference taken apart", text)
+
     def test_the_section_reports_held_out_figures_and_coefficients(self):
         d = run()
         text = costmodel.section(d, report.baseline_of, benchmarks.lookup_scenarios(d["results"]))

@@ -256,18 +256,24 @@ def counts(d, variant, mode, split):
 
 # ---- the model: fixed terms, a fit per mode, predictions ----
 
-def fixed_ns(row, cal, terms=None):
-    """The terms priced by calibrations alone: the build's return thunk per
-    return, the thunk's own cost per thunk call, LL misses, and in latency
-    and cold the chain misses, where @terms (TERMS) does not fit misses."""
+def fixed_terms(row, cal, terms=None):
+    """{term: ns} of the terms priced by calibrations alone: the build's
+    return thunk per return, the thunk's own cost per thunk call, LL misses,
+    and in latency and cold the chain misses, where @terms (TERMS) does not
+    fit misses."""
     x, v, fitted = row["x"], row["variant"], (terms or TERMS)[row["mode"]]
-    ns = x["LL misses"] * (cal["mem"] - cal["l2"])
+    out = {"LL misses": x["LL misses"] * (cal["mem"] - cal["l2"])}
     for term, key, _ in PRICED:
         if term not in fitted:
-            ns += x[term] * cal[key].get(v, 0.0)
+            out[term] = x[term] * cal[key].get(v, 0.0)
     if "misses" not in fitted and row["mode"] != "throughput":
-        ns += x["chain misses"] * (cal["l2"] - cal["l1"])
-    return ns
+        out["chain misses"] = x["chain misses"] * (cal["l2"] - cal["l1"])
+    return out
+
+
+def fixed_ns(row, cal, terms=None):
+    """The sum of fixed_terms()."""
+    return sum(fixed_terms(row, cal, terms).values())
 
 
 def physical(rows, cal):
@@ -339,7 +345,18 @@ def fit(rows, cal, fallback, terms=None):
     return out
 
 
+def decompose(coef, cal, row, terms=None):
+    """{priced event: ns}: predict()'s difference taken apart, each fitted
+    coefficient times its count difference, then the fixed terms."""
+    c = coef.get(row["mode"]) or {}
+    out = {k: (c.get(k) or 0.0) * column(row, k, cal) for k in (terms or TERMS)[row["mode"]]}
+    out.update(fixed_terms(row, cal, terms))
+    return out
+
+
 def predict(coef, cal, row, terms=None):
+    """The predicted difference: decompose()'s parts added up (in the same
+    order as ever, so that printed figures do not move in the last digit)."""
     c = coef.get(row["mode"]) or {}
     return sum((c.get(k) or 0.0) * column(row, k, cal) for k in (terms or TERMS)[row["mode"]]) + \
         fixed_ns(row, cal, terms)
@@ -535,6 +552,7 @@ def section(data, baseline_of, scenarios):
     out += _coefficients(got)
     out.append(mispredict_note(got["rows"], got["cal"]))
     out.append(_differences_table(got))
+    out.append(_decomposition_table(got))
     return "\n".join(out) + "\n"
 
 
@@ -767,6 +785,29 @@ def _differences_table(got):
          "d indirect calls", "d returns", "d thunk calls", "d misses (mode's)",
          "d off-chain misses (overlap, not priced)", "predicted ns", "measured ns [95% CI]", "residual ns",
          "cycle ns", "holds"], lines)
+
+
+# decompose()'s events in the order the table prints them.
+DECOMPOSED = ("branches", "calls", "indirect calls", "returns", "thunk calls", "LL misses", "chain misses")
+
+
+def _decomposition_table(got):
+    """Each difference taken apart: ns per priced event, with the fitted
+    coefficients (every difference in the fit), and what is left."""
+    lines = []
+    for r in sorted(got["rows"], key=lambda r: (r["variant"], r["scenario"], r["mode"], r["strategy"])):
+        parts = decompose(got["coef"], got["cal"], r)
+        pred = sum(parts.values())
+        lines.append([r["scenario"], r["mode"], r["variant"], f"{r['strategy']} - {r['baseline']}"] +
+                     [f"{parts[e]:+.2f}" if e in parts else "-" for e in DECOMPOSED] +
+                     [f"{pred:+.2f}", f"{r['measured']:+.2f}", f"{r['measured'] - pred:+.2f}"])
+    return ("### Every difference taken apart\n\nThe model's prediction of each difference, in ns, "
+            "split into its priced events: each fitted coefficient times its count difference, the "
+            "thunks and LL misses at their calibrated prices, and in latency and cold the misses on "
+            "the lookup's chain (`-`: not priced in that mode). The residual is what no priced event "
+            "explains (docs/method.md#the-cost-model).\n\n" + _table(
+                ["scenario", "mode", "build", "difference"] + [f"{e} ns" for e in DECOMPOSED] +
+                ["predicted ns", "measured ns", "residual ns"], lines))
 
 
 def _sfmt(s):
