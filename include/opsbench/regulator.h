@@ -131,15 +131,15 @@ struct reg_delay {
 };
 
 /* udelay(@us) and mdelay(@ms), as the kernel's: a busy-wait (spin on the timestamp counter). */
-OB_REALIGN void reg_udelay(struct reg_delay *d, unsigned long us);
-OB_REALIGN void reg_mdelay(struct reg_delay *d, unsigned long ms);
+void reg_udelay(struct reg_delay *d, unsigned long us);
+void reg_mdelay(struct reg_delay *d, unsigned long ms);
 /*
  * usleep_range(@min_us, @max_us) and msleep(@ms): the kernel sleeps, so
  * does this (nanosleep of the minimum; the process's timer slack, 50 us
  * by default, stands in for the range's).
  */
-OB_REALIGN void reg_usleep_range(struct reg_delay *d, unsigned long min_us, unsigned long max_us);
-OB_REALIGN void reg_msleep(struct reg_delay *d, unsigned long ms);
+void reg_usleep_range(struct reg_delay *d, unsigned long min_us, unsigned long max_us);
+void reg_msleep(struct reg_delay *d, unsigned long ms);
 
 /* ---- notifiers ---- */
 
@@ -300,7 +300,7 @@ void regulator_unregister(struct regulator_dev *rdev);
  * one.  (The board's constraints, which come first in the kernel, are not
  * modelled.)
  */
-OB_REALIGN int reg_ramp_time_us(const struct regulator_desc *desc, int old_uV, int new_uV);
+int reg_ramp_time_us(const struct regulator_desc *desc, int old_uV, int new_uV);
 
 #ifdef __cplusplus
 }

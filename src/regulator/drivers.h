@@ -10,11 +10,11 @@
 #include "opsbench/regulator.h"
 
 /* The plain driver's register-level methods. */
-OB_REALIGN int reg_list_voltage_table(struct regulator_dev *rdev, unsigned int selector);
-OB_REALIGN int reg_get_voltage_sel_regmap(struct regulator_dev *rdev);
-OB_REALIGN int reg_set_voltage_sel_regmap(struct regulator_dev *rdev, unsigned int selector);
-OB_REALIGN int reg_enable_regmap(struct regulator_dev *rdev);
-OB_REALIGN int reg_is_enabled_regmap(struct regulator_dev *rdev);
+int reg_list_voltage_table(struct regulator_dev *rdev, unsigned int selector);
+int reg_get_voltage_sel_regmap(struct regulator_dev *rdev);
+int reg_set_voltage_sel_regmap(struct regulator_dev *rdev, unsigned int selector);
+int reg_enable_regmap(struct regulator_dev *rdev);
+int reg_is_enabled_regmap(struct regulator_dev *rdev);
 
 /* ab8500's methods (42ab616afe88, and the later selector ops). */
 int ab8500_list_voltage(struct regulator_dev *rdev, unsigned int selector);
