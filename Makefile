@@ -212,6 +212,9 @@ KERNEL_NOFPU_arm64 := -mgeneral-regs-only
 KERNEL_STACK_x86_64 = $(if $(filter clang%,$(CCNAME)),-mstack-alignment=8,-mpreferred-stack-boundary=3)
 KERNEL_MEASURED	= $(KERNEL_NOFPU_$(ARCH)) $(KERNEL_STACK_$(ARCH)) -fstack-protector-strong
 MEASURED_FLAGS	= $(ALIGN_MEASURED) $(if $(filter-out plain,$(VARIANT)),$(KERNEL_MEASURED))
+# The regulator's strategies call its device and drivers, ordinary C reached
+# through their ops, so they keep the ABI's 16-byte stack.
+REGULATOR_FLAGS	= $(ALIGN_MEASURED) $(if $(filter-out plain,$(VARIANT)),$(filter-out $(KERNEL_STACK_$(ARCH)),$(KERNEL_MEASURED)))
 # What the measured code calls that is the kernel's code too, compiled with
 # its flags but not aligned as a strategy: the component's globals and cold
 # branches, the casefold personality's ops.
@@ -235,12 +238,12 @@ $(1)/obj/src/build.o: CFLAGS_COMMON += -I$(1)/gen
 # VARIANT_* or ALIGN_MEASURED, another CC) rebuilds what it changes.
 $(1)/gen/flags: FORCE
 	@mkdir -p $$(dir $$@)
-	@echo '$$(CC) $$(CXX) $$(CFLAGS_COMMON) $$(CXXFLAGS_COMMON) $(2) $$(MEASURED_FLAGS) kernel code: $$(KERNEL_CODE_SRCS)' >$$@.tmp.$$$$$$$$; \
+	@echo '$$(CC) $$(CXX) $$(CFLAGS_COMMON) $$(CXXFLAGS_COMMON) $(2) $$(MEASURED_FLAGS) regulator: $$(REGULATOR_FLAGS) kernel code: $$(KERNEL_CODE_SRCS)' >$$@.tmp.$$$$$$$$; \
 	 if cmp -s $$@.tmp.$$$$$$$$ $$@; then rm -f $$@.tmp.$$$$$$$$; else mv $$@.tmp.$$$$$$$$ $$@; fi
 
 # The measured code's alignment and registers (MEASURED_FLAGS, above).
 $(1)/obj/src/strategies/%.o: CFLAGS_COMMON += $$(MEASURED_FLAGS)
-$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(MEASURED_FLAGS)
+$(1)/obj/src/regulator/strategies/%.o: CFLAGS_COMMON += $$(REGULATOR_FLAGS)
 # The kernel's own code beside the strategies' (KERNEL_CODE_SRCS).
 $(patsubst %.c,$(1)/obj/%.o,$(KERNEL_CODE_SRCS)): CFLAGS_COMMON += $$(filter-out $$(ALIGN_MEASURED),$$(MEASURED_FLAGS))
 # The suite's harness, which calls the measured code and times it: its
