@@ -190,6 +190,17 @@ def run_one(vg, driver, geometry, flags, lookups, workdir):
     return counts
 
 
+def arm64_wrapper(driver, folder):
+    """A script in @folder that runs @driver under qemu-aarch64 (no
+    binfmt_misc here), for what asks the driver itself: its registry."""
+    path = os.path.join(folder, "opsbench-run")
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\nexec qemu-aarch64 "$OB_DRIVER" "$@"\n')
+    os.chmod(path, 0o755)
+    os.environ["OB_DRIVER"] = os.path.abspath(driver)
+    return path
+
+
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--driver", required=True)
